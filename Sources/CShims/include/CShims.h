@@ -1,0 +1,85 @@
+// What Swift cannot import directly: macros, variadic calls, type-cast macros,
+// libdispatch's main-queue hooks and the small GObject types Reel defines in C.
+#pragma once
+#include <gio/gio.h>
+#include <glib-unix.h>
+#include <gtk/gtk.h>
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+// libdispatch: the eventfd that becomes readable when the main queue has work, and its drain.
+// Foundation's run loop uses the same pair; GLib's loop knows nothing of them.
+int reel_dispatch_main_queue_fd(void);
+void reel_dispatch_drain_main_queue(void);
+
+// GLib/GStreamer macros.
+static inline GType reel_type_string(void) { return G_TYPE_STRING; }
+static inline GType reel_type_object(void) { return G_TYPE_OBJECT; }
+static inline GType reel_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType reel_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType reel_type_int(void) { return G_TYPE_INT; }
+static inline GType reel_type_uint(void) { return G_TYPE_UINT; }
+static inline GType reel_type_uint64(void) { return G_TYPE_UINT64; }
+static inline GType reel_type_int64(void) { return G_TYPE_INT64; }
+static inline GType reel_type_pointer(void) { return G_TYPE_POINTER; }
+static inline GType reel_type_boxed(void) { return G_TYPE_BOXED; }
+static inline GType reel_type_enum(void) { return G_TYPE_ENUM; }
+static inline GType reel_type_flags(void) { return G_TYPE_FLAGS; }
+static inline GType reel_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
+static inline gboolean reel_type_is_a(GType t, GType parent) { return g_type_is_a(t, parent); }
+static inline gboolean reel_is_object(gpointer p) { return p != NULL && G_IS_OBJECT(p); }
+static inline gboolean reel_object_is_floating(gpointer p) { return g_object_is_floating(p); }
+static inline guint64 reel_gst_second(void) { return GST_SECOND; }
+static inline guint64 reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+static inline GstMapFlags reel_gst_map_read(void) { return GST_MAP_READ; }
+
+// Variadic setters, one typed entry each.
+static inline void reel_object_set_string(gpointer o, const char *k, const char *v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_bool(gpointer o, const char *k, gboolean v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_int(gpointer o, const char *k, gint v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_uint(gpointer o, const char *k, guint v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_int64(gpointer o, const char *k, gint64 v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_uint64(gpointer o, const char *k, guint64 v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_double(gpointer o, const char *k, gdouble v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_pointer(gpointer o, const char *k, gpointer v) { g_object_set(o, k, v, NULL); }
+static inline gpointer reel_object_get_object(gpointer o, const char *k) { gpointer v = NULL; g_object_get(o, k, &v, NULL); return v; }
+static inline gint reel_object_get_int(gpointer o, const char *k) { gint v = 0; g_object_get(o, k, &v, NULL); return v; }
+static inline guint64 reel_object_get_uint64(gpointer o, const char *k) { guint64 v = 0; g_object_get(o, k, &v, NULL); return v; }
+
+static inline GstCaps *reel_caps_from_string(const char *s) { return gst_caps_from_string(s); }
+static inline GstStructure *reel_structure_from_string(const char *s) { return gst_structure_from_string(s, NULL); }
+
+// GstVideoFrame is a large struct with inline arrays; these accessors keep Swift away from them.
+typedef struct ReelMappedFrame ReelMappedFrame;
+ReelMappedFrame *reel_mapped_frame_new(GstSample *sample);   // NULL when the sample cannot be mapped
+void reel_mapped_frame_free(gpointer frame);                 // unmaps, unrefs the sample
+const guint8 *reel_mapped_frame_data(ReelMappedFrame *f);
+gsize reel_mapped_frame_size(ReelMappedFrame *f);
+gint reel_mapped_frame_width(ReelMappedFrame *f);
+gint reel_mapped_frame_height(ReelMappedFrame *f);
+gint reel_mapped_frame_stride(ReelMappedFrame *f);
+GstVideoFormat reel_mapped_frame_format(ReelMappedFrame *f);
+gint reel_mapped_frame_par_n(ReelMappedFrame *f);
+gint reel_mapped_frame_par_d(ReelMappedFrame *f);
+
+// ReelVideoPaintable: a GdkPaintable showing the newest GdkTexture at the video's display
+// aspect ratio. Swift feeds it; GTK draws it. (A GObject interface implementation needs a
+// class_init and an interface vtable, which is a few lines of C and a page of Swift.)
+#define REEL_TYPE_VIDEO_PAINTABLE (reel_video_paintable_get_type())
+G_DECLARE_FINAL_TYPE(ReelVideoPaintable, reel_video_paintable, REEL, VIDEO_PAINTABLE, GObject)
+ReelVideoPaintable *reel_video_paintable_new(void);
+// Shows `texture` (may be NULL to clear) whose pixels have aspect `par_n/par_d`.
+void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *texture, gint par_n, gint par_d);
+GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
+
+// gettext: libintl.h is not part of Swift's Glibc module.
+void reel_i18n_init(const char *domain, const char *localedir);
+const char *reel_gettext(const char *msgid);
+const char *reel_ngettext(const char *singular, const char *plural, unsigned long n);
+
+// GstAppSink callbacks, set from C so the struct layout (which grows between releases) is
+// filled by the compiler that knows it. `on_sample` runs on the streaming thread.
+typedef void (*ReelSampleCallback)(GstSample *sample /* transfer full */, gpointer user_data);
+void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback callback,
+                                       gpointer user_data, GDestroyNotify notify);

@@ -1,0 +1,130 @@
+/// The vocabulary shared by the engine, the model and everything that observes the model.
+/// Times are seconds as `Double`; adapters convert at their edges (GStreamer ns, MPRIS µs).
+public typealias Seconds = Double
+
+/// What the player is doing, as the user sees it.
+public enum PlaybackStatus: Equatable, Sendable {
+    case idle
+    case loading
+    case buffering(percent: Int)
+    case playing
+    case paused
+    /// An item is loaded but stopped (MPRIS Stop); play starts it over.
+    case stopped
+    case ended
+    case failed(PlaybackError)
+
+    /// Whether time is meant to advance (buffering pauses it only for a moment).
+    public var isPlaying: Bool {
+        switch self {
+        case .playing, .buffering: return true
+        default: return false
+        }
+    }
+}
+
+/// An error in words a person understands, plus what a developer needs to look into it.
+public struct PlaybackError: Error, Equatable, Sendable {
+    public enum Kind: Sendable, Equatable {
+        case notFound, notReadable, notMedia, missingCodec, network, other
+    }
+    public var kind: Kind
+    /// One sentence for the window, naming the file or the missing piece.
+    public var message: String
+    /// The underlying library's words, for the log.
+    public var detail: String?
+
+    public init(kind: Kind, message: String, detail: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.detail = detail
+    }
+}
+
+public struct VideoSize: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+}
+
+/// An embedded cover image, as encoded in the file.
+public struct CoverArt: Equatable, Sendable {
+    public var bytes: [UInt8]
+    public var mimeType: String
+    public init(bytes: [UInt8], mimeType: String) { self.bytes = bytes; self.mimeType = mimeType }
+
+    /// The file extension matching the image type, for caches that name files.
+    public var fileExtension: String {
+        switch mimeType {
+        case "image/png": return "png"
+        case "image/gif": return "gif"
+        case "image/webp": return "webp"
+        default: return "jpg"
+        }
+    }
+}
+
+/// What the media says about itself once loaded.
+public struct MediaInfo: Equatable, Sendable {
+    public var title: String?
+    public var album: String?
+    public var artists: [String]
+    public var coverArt: CoverArt?
+    public var videoSize: VideoSize?
+    public var hasVideo: Bool
+    public var hasAudio: Bool
+    public var isSeekable: Bool
+
+    public init(title: String? = nil, album: String? = nil, artists: [String] = [],
+                coverArt: CoverArt? = nil, videoSize: VideoSize? = nil,
+                hasVideo: Bool = false, hasAudio: Bool = false, isSeekable: Bool = true) {
+        self.title = title
+        self.album = album
+        self.artists = artists
+        self.coverArt = coverArt
+        self.videoSize = videoSize
+        self.hasVideo = hasVideo
+        self.hasAudio = hasAudio
+        self.isSeekable = isSeekable
+    }
+
+    public var isAudioOnly: Bool { hasAudio && !hasVideo }
+}
+
+/// The engine's own states (GstPlay's), before the model interprets them.
+public enum EngineState: Sendable, Equatable {
+    case stopped, buffering, paused, playing
+}
+
+/// Everything an engine reports, always on the main thread.
+public enum EngineEvent: Sendable, Equatable {
+    case state(EngineState)
+    case position(Seconds)
+    /// nil while the length is unknown (never 0 for "unknown").
+    case duration(Seconds?)
+    case mediaInfo(MediaInfo)
+    case buffering(percent: Int)
+    case seekDone(Seconds)
+    case endOfStream
+    case error(PlaybackError)
+    case volume(Double)
+    case muted(Bool)
+}
+
+/// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;
+/// tests of the model use a scripted one.
+@MainActor
+public protocol PlaybackEngine: AnyObject {
+    var onEvent: ((EngineEvent) -> Void)? { get set }
+    func load(uri: String)
+    func play()
+    func pause()
+    func stop()
+    /// Accurate seeks land on the exact time; others on the nearest keyframe (fast, for scrubbing).
+    func seek(to position: Seconds, accurate: Bool)
+    func setRate(_ rate: Double)
+    func setVolume(_ volume: Double)
+    func setMuted(_ muted: Bool)
+    /// Turns the video branch off (no decoding, conversion or upload) or back on.
+    func setVideoEnabled(_ enabled: Bool)
+}

@@ -1,0 +1,219 @@
+import CGio
+import CGStreamer
+import CGstPlay
+import CGstPbutils
+import CShims
+import Foundation
+import ReelCore
+import ReelGLib
+import Synchronization
+
+/// The playback engine: GstPlay (gst-plugins-bad's player library, the AVPlayer of GStreamer)
+/// with Reel's own video sink and an audio path that preserves pitch at any rate.
+/// GstPlay runs its pipeline on its own thread; its signal adapter re-emits every event on the
+/// main context, where this class turns them into `EngineEvent`s.
+@MainActor
+public final class GstPlayEngine: PlaybackEngine {
+    public var onEvent: ((EngineEvent) -> Void)?
+    public let frameSink: FrameSink
+
+    private let player: ObjectRef<OpaquePointer>
+    private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
+    private let adapter: ObjectRef<OpaquePointer>
+    private let missingPlugins = MissingPluginLog()
+    private var currentURI: String?
+    private var rate: Double = 1
+    private var videoEnabled = true
+    private var lastMediaInfo: MediaInfo?
+
+    public static let positionUpdateInterval: UInt32 = 100  // ms: ten updates a second
+
+    public init(applicationID: String = "org.reelplayer.Reel", applicationName: String = "Reel") {
+        GStreamer.initialize()
+        frameSink = FrameSink()
+        player = ObjectRef(taking: gst_play_new(nil))
+        pipeline = ObjectRef(taking: gst_play_get_pipeline(player.pointer))
+
+        let config = gst_play_get_config(player.pointer)
+        gst_play_config_set_position_update_interval(config, Self.positionUpdateInterval)
+        gst_play_config_set_seek_accurate(config, 1)
+        gst_play_set_config(player.pointer, config)
+
+        reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
+        if let tempo = gst_element_factory_make("scaletempo", nil) {
+            reel_object_set_pointer(pipeline.raw, "audio-filter", gpointer(tempo))
+        }
+        if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
+            reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(audioSink))
+        }
+        missingPlugins.watch(pipeline.pointer)
+
+        adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
+        connectSignals()
+    }
+
+    isolated deinit {
+        g_signal_handlers_destroy(adapter.raw)
+        gst_play_stop(player.pointer)
+    }
+
+    /// PulseAudio with stream properties, so the desktop's sound settings show "Reel" as a video
+    /// player; any other audio sink when PulseAudio is absent.
+    private static func makeAudioSink(applicationID: String, applicationName: String) -> UnsafeMutablePointer<GstElement>? {
+        guard let sink = gst_element_factory_make("pulsesink", "reel-audio-sink") else {
+            return gst_element_factory_make("autoaudiosink", "reel-audio-sink")
+        }
+        let quoted = { (s: String) in "\"" + s.replacingOccurrences(of: "\"", with: "") + "\"" }
+        let props = "props,media.role=video,application.name=\(quoted(applicationName))," +
+            "application.id=\(quoted(applicationID)),application.icon_name=\(quoted(applicationID))"
+        if let structure = reel_structure_from_string(props) {
+            reel_object_set_pointer(sink, "stream-properties", gpointer(structure))
+            gst_structure_free(structure)
+        }
+        return sink
+    }
+
+    private func connectSignals() {
+        let a = adapter.raw
+        connectMainSignal(a, "state-changed") { [weak self] args in
+            let state: EngineState
+            switch GstPlayState(UInt32(args.int(1))) {
+            case GST_PLAY_STATE_PLAYING: state = .playing
+            case GST_PLAY_STATE_PAUSED: state = .paused
+            case GST_PLAY_STATE_BUFFERING: state = .buffering
+            default: state = .stopped
+            }
+            self?.onEvent?(.state(state))
+        }
+        connectMainSignal(a, "position-updated") { [weak self] args in
+            if let seconds = GStreamer.seconds(args.uint64(1)) { self?.onEvent?(.position(seconds)) }
+        }
+        connectMainSignal(a, "duration-changed") { [weak self] args in
+            self?.onEvent?(.duration(GStreamer.seconds(args.uint64(1))))
+        }
+        connectMainSignal(a, "seek-done") { [weak self] args in
+            self?.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
+        }
+        connectMainSignal(a, "buffering") { [weak self] args in
+            self?.onEvent?(.buffering(percent: args.int(1)))
+        }
+        connectMainSignal(a, "end-of-stream") { [weak self] _ in
+            self?.onEvent?(.endOfStream)
+        }
+        connectMainSignal(a, "error") { [weak self] args in
+            guard let self else { return }
+            let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
+            self.onEvent?(.error(self.describe(error)))
+        }
+        connectMainSignal(a, "media-info-updated") { [weak self] args in
+            guard let self, let info = args.pointer(1) else { return }
+            let media = MediaInfoReader.read(gcast(info))
+            if media != self.lastMediaInfo {
+                self.lastMediaInfo = media
+                self.onEvent?(.mediaInfo(media))
+            }
+        }
+        connectMainSignal(a, "volume-changed") { [weak self] _ in
+            guard let self else { return }
+            self.onEvent?(.volume(gst_play_get_volume(self.player.pointer)))
+        }
+        connectMainSignal(a, "mute-changed") { [weak self] _ in
+            guard let self else { return }
+            self.onEvent?(.muted(gst_play_get_mute(self.player.pointer) != 0))
+        }
+    }
+
+    // MARK: PlaybackEngine
+
+    public func load(uri: String) {
+        currentURI = uri
+        lastMediaInfo = nil
+        missingPlugins.reset()
+        frameSink.clear()
+        if let problem = LocalFileCheck.problem(with: uri) {
+            // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
+            gst_play_stop(player.pointer)
+            let error = problem
+            DispatchQueue.main.async { [weak self] in
+                guard let self, self.currentURI == uri else { return }
+                self.onEvent?(.error(error))
+            }
+            return
+        }
+        gst_play_set_uri(player.pointer, uri)
+    }
+
+    public func play() {
+        guard currentURI != nil else { return }
+        gst_play_play(player.pointer)
+    }
+
+    public func pause() { gst_play_pause(player.pointer) }
+    public func stop() { gst_play_stop(player.pointer) }
+
+    public func seek(to position: Seconds, accurate: Bool) {
+        let time = GStreamer.clockTime(position)
+        if accurate {
+            gst_play_seek(player.pointer, time)
+        } else {
+            // Scrubbing: jump to the nearest keyframe, keeping the rate. GstPlay's own seeks are
+            // accurate (its configuration), so this one goes to the pipeline directly.
+            let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue |
+                                     GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
+            gst_element_seek(pipeline.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(time),
+                             GST_SEEK_TYPE_NONE, -1)
+        }
+    }
+
+    public func setRate(_ rate: Double) {
+        self.rate = rate
+        gst_play_set_rate(player.pointer, rate)
+    }
+
+    public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
+    public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
+
+    public func setVideoEnabled(_ enabled: Bool) {
+        guard enabled != videoEnabled else { return }
+        videoEnabled = enabled
+        frameSink.setAccepting(enabled)
+        gst_play_set_video_track_enabled(player.pointer, enabled ? 1 : 0)
+    }
+
+    /// The pipeline, for tools and tests that inspect it.
+    public var pipelineElement: UnsafeMutablePointer<GstElement> { pipeline.pointer }
+
+    // MARK: Errors
+
+    private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {
+        let name = currentURI.map { QueueItem(id: 0, uri: $0).displayName } ?? ""
+        let detail = error.map { String(cString: $0.pointee.message) }
+        if let missing = missingPlugins.first {
+            return PlaybackError(kind: .missingCodec, message: missing.message, detail: detail)
+        }
+        guard let error else {
+            return PlaybackError(kind: .other, message: String(format: tr("“%@” could not be played."), name))
+        }
+        let domain = error.pointee.domain, code = error.pointee.code
+        if domain == gst_resource_error_quark() {
+            let isNetwork = currentURI.map { !$0.hasPrefix("file:") } ?? false
+            if isNetwork {
+                return PlaybackError(kind: .network, message: String(format: tr("“%@” could not be loaded from the network."), name),
+                                     detail: detail)
+            }
+            if code == Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) {
+                return PlaybackError(kind: .notFound, message: String(format: tr("“%@” does not exist."), name), detail: detail)
+            }
+            if code == Int32(GST_RESOURCE_ERROR_OPEN_READ.rawValue) || code == Int32(GST_RESOURCE_ERROR_READ.rawValue) {
+                return PlaybackError(kind: .notReadable, message: String(format: tr("“%@” could not be read."), name), detail: detail)
+            }
+        }
+        if domain == gst_core_error_quark(), code == Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue) {
+            return PlaybackError(kind: .missingCodec,
+                                 message: String(format: tr("A decoder needed for “%@” is missing; install gstreamer1.0-libav and gstreamer1.0-plugins-bad."), name),
+                                 detail: detail)
+        }
+        return PlaybackError(kind: .notMedia,
+                             message: String(format: tr("“%@” is not a video Reel can read."), name), detail: detail)
+    }
+}

@@ -1,0 +1,83 @@
+import CGio
+import CGStreamer
+import CGstPlay
+import CShims
+import ReelCore
+import ReelGLib
+
+/// Reads GstPlay's media info into the core's `MediaInfo`.
+enum MediaInfoReader {
+    static func read(_ info: OpaquePointer) -> MediaInfo {
+        var media = MediaInfo()
+        let global = gst_play_media_info_get_tags(info)
+        let streams = list(gst_play_media_info_get_stream_list(info))
+        let streamTags = streams.compactMap { gst_play_stream_info_get_tags(gcast($0)) }
+
+        // The container's (global) tags describe the work; per-stream titles are often just
+        // a language name, so they come second.
+        media.title = firstString(GST_TAG_TITLE, in: [global] + streamTags)
+        media.album = firstString(GST_TAG_ALBUM, in: [global] + streamTags)
+        media.artists = allStrings(GST_TAG_ARTIST, in: global)
+        if media.artists.isEmpty, let tags = streamTags.first(where: { !allStrings(GST_TAG_ARTIST, in: $0).isEmpty }) {
+            media.artists = allStrings(GST_TAG_ARTIST, in: tags)
+        }
+        media.hasVideo = gst_play_media_info_get_number_of_video_streams(info) > 0
+        media.hasAudio = gst_play_media_info_get_number_of_audio_streams(info) > 0
+        media.isSeekable = gst_play_media_info_is_seekable(info) != 0
+        if let video = list(gst_play_media_info_get_video_streams(info)).first {
+            let v: OpaquePointer = gcast(video)
+            let w = gst_play_video_info_get_width(v), h = gst_play_video_info_get_height(v)
+            if w > 0 && h > 0 { media.videoSize = VideoSize(width: Int(w), height: Int(h)) }
+        }
+        if let sample = gst_play_media_info_get_image_sample(info) {
+            media.coverArt = coverArt(from: sample)
+        }
+        return media
+    }
+
+    private static func list(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutableRawPointer] {
+        var items: [UnsafeMutableRawPointer] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { items.append(data) }
+            node = current.pointee.next
+        }
+        return items
+    }
+
+    private static func firstString(_ tag: String, in lists: [UnsafeMutablePointer<GstTagList>?]) -> String? {
+        for case let tags? in lists {
+            var value: UnsafeMutablePointer<gchar>?
+            if gst_tag_list_get_string(tags, tag, &value) != 0, let text = takeString(value), !text.isEmpty {
+                return text
+            }
+        }
+        return nil
+    }
+
+    private static func allStrings(_ tag: String, in tags: UnsafeMutablePointer<GstTagList>?) -> [String] {
+        guard let tags else { return [] }
+        let count = gst_tag_list_get_tag_size(tags, tag)
+        return (0..<count).compactMap { index in
+            var value: UnsafePointer<gchar>?
+            guard gst_tag_list_peek_string_index(tags, tag, index, &value) != 0, let value else { return nil }
+            let text = String(cString: value)
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    private static func coverArt(from sample: OpaquePointer) -> CoverArt? {
+        guard let buffer = gst_sample_get_buffer(sample) else { return nil }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, reel_gst_map_read()) != 0 else { return nil }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let bytes = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
+        var mime = "image/jpeg"
+        if let caps = gst_sample_get_caps(sample), gst_caps_get_size(caps) > 0,
+           let name = gst_structure_get_name(gst_caps_get_structure(caps, 0)) {
+            mime = String(cString: name)
+        }
+        guard !bytes.isEmpty, mime.hasPrefix("image/") else { return nil }
+        return CoverArt(bytes: bytes, mimeType: mime)
+    }
+}

@@ -1,0 +1,89 @@
+import CGio
+import CShims
+
+/// The arguments of one signal emission, read by position (0 is the emitting instance).
+/// Valid only during the emission, on the emitting thread (`@unchecked Sendable` so a handler
+/// can hand it synchronously to `MainActor.assumeIsolated` on that same thread).
+public struct SignalArguments: @unchecked Sendable {
+    let values: UnsafePointer<GValue>
+    public let count: Int
+    let returnValue: UnsafeMutablePointer<GValue>?
+
+    public func pointer(_ i: Int) -> UnsafeMutableRawPointer? {
+        let v = values + i
+        let type = reel_value_type(v)
+        if reel_type_is_a(type, reel_type_object()) != 0 { return g_value_get_object(v) }
+        if reel_type_is_a(type, reel_type_boxed()) != 0 { return g_value_get_boxed(v) }
+        if type == reel_type_string() { return UnsafeMutableRawPointer(mutating: g_value_get_string(v)) }
+        return g_value_get_pointer(v)
+    }
+    public func string(_ i: Int) -> String? { g_value_get_string(values + i).map { String(cString: $0) } }
+    public func uint64(_ i: Int) -> UInt64 { UInt64(g_value_get_uint64(values + i)) }
+    public func int64(_ i: Int) -> Int64 { Int64(g_value_get_int64(values + i)) }
+    public func double(_ i: Int) -> Double { g_value_get_double(values + i) }
+    public func bool(_ i: Int) -> Bool { g_value_get_boolean(values + i) != 0 }
+    public func int(_ i: Int) -> Int {
+        let v = values + i
+        let type = reel_value_type(v)
+        if reel_type_is_a(type, reel_type_enum()) != 0 { return Int(g_value_get_enum(v)) }
+        if reel_type_is_a(type, reel_type_flags()) != 0 { return Int(g_value_get_flags(v)) }
+        if type == reel_type_uint() { return Int(g_value_get_uint(v)) }
+        return Int(g_value_get_int(v))
+    }
+
+    /// For signals whose handlers return a gboolean (e.g. "close-request", "query-tooltip").
+    public func setReturn(_ value: Bool) {
+        if let returnValue { g_value_set_boolean(returnValue, value ? 1 : 0) }
+    }
+}
+
+private final class SignalHandlerBox {
+    let handler: (SignalArguments) -> Void
+    init(_ handler: @escaping (SignalArguments) -> Void) { self.handler = handler }
+}
+
+/// Connects `handler` to `signal` on `instance` through a GClosure with one generic marshaller,
+/// so one function serves every signal signature. The closure box is released by the closure's
+/// finalize notifier, i.e. when the handler is disconnected or the instance is finalized.
+/// Handlers run on the thread that emits the signal; GTK and GstPlay's signal adapter emit on
+/// the main thread.
+@discardableResult
+public func connectSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+                          _ handler: @escaping (SignalArguments) -> Void) -> gulong {
+    let box = Unmanaged.passRetained(SignalHandlerBox(handler)).toOpaque()
+    let closure = g_closure_new_simple(guint(MemoryLayout<GClosure>.size), box)!
+    g_closure_add_finalize_notifier(closure, box) { data, _ in
+        Unmanaged<SignalHandlerBox>.fromOpaque(data!).release()
+    }
+    g_closure_set_marshal(closure) { closure, returnValue, count, values, _, _ in
+        let box = Unmanaged<SignalHandlerBox>.fromOpaque(closure!.pointee.data!).takeUnretainedValue()
+        box.handler(SignalArguments(values: values!, count: Int(count), returnValue: returnValue))
+    }
+    return g_signal_connect_closure(instance, signal, closure, after ? 1 : 0)
+}
+
+/// `connectSignal` for handlers that are main-actor code; GTK emits its signals on the main thread.
+@discardableResult
+public func connectMainSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+                              _ handler: @escaping @MainActor (SignalArguments) -> Void) -> gulong {
+    connectSignal(instance, signal, after: after) { args in
+        MainActor.assumeIsolated { handler(args) }
+    }
+}
+
+/// Runs `body` on the main thread's GLib loop after `milliseconds`, repeating while it returns true.
+/// The body box is released by the source's destroy notify.
+@discardableResult
+public func addTimeout(milliseconds: UInt32, _ body: @escaping @MainActor () -> Bool) -> guint {
+    let box = Unmanaged.passRetained(TimeoutBox(body)).toOpaque()
+    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        let box = Unmanaged<TimeoutBox>.fromOpaque(data!).takeUnretainedValue()
+        return MainActor.assumeIsolated { box.body() } ? 1 : 0
+    }, box, { data in Unmanaged<TimeoutBox>.fromOpaque(data!).release() })
+}
+
+// Created and used on the main thread only; `@unchecked` lets `assumeIsolated` take it.
+private final class TimeoutBox: @unchecked Sendable {
+    let body: @MainActor () -> Bool
+    init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
+}
