@@ -149,6 +149,7 @@ public final class PlayerModel {
             // Start over: a play after the end must never do nothing.
             position = 0
             notify(.position)
+            setStatus(.loading)
             engine.seek(to: 0, accurate: true)
             engine.setRate(rate)
             engine.play()
@@ -199,7 +200,8 @@ public final class PlayerModel {
     public func seek(to target: Seconds, accurate: Bool = true) {
         guard canSeek, target.isFinite else { return }
         let clamped = min(max(0, target), duration ?? 0)
-        pendingSeek = clamped
+        // Scrubbing seeks are superseded by the accurate one on release; only that one is awaited.
+        if accurate { pendingSeek = clamped }
         position = clamped
         notify(.position)
         if status == .ended || status == .stopped { setStatus(.paused) }

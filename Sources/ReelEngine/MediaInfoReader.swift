@@ -13,9 +13,10 @@ enum MediaInfoReader {
         let streams = list(gst_play_media_info_get_stream_list(info))
         let streamTags = streams.compactMap { gst_play_stream_info_get_tags(gcast($0)) }
 
-        // The container's (global) tags describe the work; per-stream titles are often just
-        // a language name, so they come second.
-        media.title = firstString(GST_TAG_TITLE, in: [global] + streamTags)
+        // The container's (global) tags describe the work. A per-stream title names a track
+        // ("Audio", "English commentary") when there are several, so it stands in only for a
+        // single-stream file (an Ogg or MP3 song keeps its tags on its one stream).
+        media.title = firstString(GST_TAG_TITLE, in: [global] + (streams.count == 1 ? streamTags : []))
         media.album = firstString(GST_TAG_ALBUM, in: [global] + streamTags)
         media.artists = allStrings(GST_TAG_ARTIST, in: global)
         if media.artists.isEmpty, let tags = streamTags.first(where: { !allStrings(GST_TAG_ARTIST, in: $0).isEmpty }) {

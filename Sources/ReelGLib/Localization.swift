@@ -3,12 +3,15 @@ import CShims
 /// Translates a user-visible string through gettext (domain `reel`). xgettext finds the
 /// strings by this function's name (`--keyword=tr`).
 public func tr(_ message: String) -> String {
-    String(cString: reel_gettext(message))
+    // gettext returns its argument when there is no translation: read it while it is alive.
+    message.withCString { String(cString: reel_gettext($0)) }
 }
 
 /// Plural-aware translation: `trn("%d item", "%d items", n)`, then format.
 public func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
-    String(cString: reel_ngettext(singular, plural, UInt(max(count, 0))))
+    singular.withCString { s in
+        plural.withCString { p in String(cString: reel_ngettext(s, p, UInt(max(count, 0)))) }
+    }
 }
 
 /// Sets up gettext for `domain` with catalogs under `localeDirectory`.

@@ -35,6 +35,11 @@ public struct SignalArguments: @unchecked Sendable {
     public func setReturn(_ value: Bool) {
         if let returnValue { g_value_set_boolean(returnValue, value ? 1 : 0) }
     }
+
+    /// For signals whose handlers return a gint (e.g. GApplication's "handle-local-options").
+    public func setReturn(_ value: Int32) {
+        if let returnValue { g_value_set_int(returnValue, value) }
+    }
 }
 
 private final class SignalHandlerBox {

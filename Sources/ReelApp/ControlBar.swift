@@ -1,0 +1,136 @@
+import CGio
+import CGtk
+import CShims
+import ReelCore
+import ReelGLib
+
+/// The transport controls: skip back, play/pause, skip forward, elapsed time, the seek slider,
+/// total (or remaining) time, speed and volume. Buttons fire application actions, so the same
+/// commands serve clicks, shortcuts and D-Bus.
+@MainActor
+final class ControlBar {
+    let widget: Widget
+    private let model: PlayerModel
+    private let playButton: Widget
+    private let elapsedLabel: Widget
+    private let totalButton: Widget
+    private let rateButton: Widget
+    private let volumeButton: Widget
+    private let volumeScale: Widget
+    private let muteButton: Widget
+    let slider: SeekSlider
+    private var showsRemaining = false
+    private var updatingVolume = false
+
+    static let rates: [Double] = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 1.8, 2, 3]
+
+    init(model: PlayerModel, skipInterval: @escaping @MainActor () -> Seconds) {
+        self.model = model
+        let back = UI.iconButton("media-seek-backward-symbolic", tooltip: tr("Back 10 Seconds"), action: "app.skip-backward")
+        playButton = UI.iconButton("media-playback-start-symbolic", tooltip: tr("Play"), action: "app.play-pause")
+        let forward = UI.iconButton("media-seek-forward-symbolic", tooltip: tr("Forward 10 Seconds"), action: "app.skip-forward")
+        UI.addClasses(playButton, "circular")
+
+        elapsedLabel = UI.label(TimeFormat.unknown, classes: ["time", "numeric"])
+        slider = SeekSlider(model: model, skipInterval: skipInterval)
+        totalButton = gtk_button_new_with_label(TimeFormat.unknown)!
+        UI.addClasses(totalButton, "flat", "time", "numeric")
+        UI.setTooltip(totalButton, tr("Show Remaining Time"))
+
+        rateButton = gtk_menu_button_new()!
+        gtk_menu_button_set_label(gcast(rateButton), Self.rateText(1))
+        UI.setTooltip(rateButton, tr("Playback Speed"))
+        let menu = g_menu_new()!
+        for rate in Self.rates {
+            let item = g_menu_item_new(Self.rateText(rate), nil)!
+            g_menu_item_set_action_and_target_value(item, "app.rate", g_variant_new_double(rate))
+            g_menu_append_item(menu, item)
+            g_object_unref(UnsafeMutableRawPointer(item))
+        }
+        gtk_menu_button_set_menu_model(gcast(rateButton), gcast(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+
+        volumeScale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
+        gtk_scale_set_draw_value(gcast(volumeScale), 0)
+        gtk_widget_set_size_request(volumeScale, 160, -1)
+        UI.setTooltip(volumeScale, tr("Volume"))
+        muteButton = UI.iconButton("audio-volume-muted-symbolic", tooltip: tr("Mute"), action: "app.toggle-mute")
+        let popover = gtk_popover_new()!
+        gtk_popover_set_child(gcast(popover), UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [muteButton, volumeScale]))
+        volumeButton = gtk_menu_button_new()!
+        gtk_menu_button_set_popover(gcast(volumeButton), popover)
+        gtk_menu_button_set_icon_name(gcast(volumeButton), "audio-volume-high-symbolic")
+        UI.setTooltip(volumeButton, tr("Volume"))
+
+        let bar = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6,
+                         [back, playButton, forward, elapsedLabel, slider.widget, totalButton, rateButton, volumeButton])
+        UI.addClasses(bar, "toolbar", "osd", "controls")
+        gtk_widget_set_valign(bar, GTK_ALIGN_END)
+        widget = bar
+
+        UI.onClicked(totalButton) { [weak self] in
+            guard let self else { return }
+            self.showsRemaining.toggle()
+            UI.setTooltip(self.totalButton, self.showsRemaining ? tr("Show Total Time") : tr("Show Remaining Time"))
+            self.updateTime()
+        }
+        connectMainSignal(volumeScale, "value-changed") { [weak self] _ in
+            guard let self, !self.updatingVolume else { return }
+            model.setVolume(gtk_range_get_value(gcast(self.volumeScale)))
+        }
+        updateAll()
+    }
+
+    static func rateText(_ rate: Double) -> String {
+        let hundredths = Int((rate * 100).rounded())
+        var text = "\(hundredths / 100)"
+        if hundredths % 100 != 0 {
+            let fraction = hundredths % 100
+            text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)"))
+        }
+        return text + "×"
+    }
+
+    func update(_ change: PlayerModel.Change) {
+        switch change {
+        case .position, .duration, .seeked: updateTime()
+        case .status, .item, .media: updateAll()
+        case .rate: gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
+        case .volume: updateVolume()
+        case .queue, .failed: break
+        }
+    }
+
+    func updateAll() {
+        let playing = model.status.isPlaying || model.status == .loading
+        gtk_button_set_icon_name(gcast(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
+        UI.setTooltip(playButton, playing ? tr("Pause") : tr("Play"))
+        gtk_widget_set_sensitive(widget, model.currentItem != nil ? 1 : 0)
+        gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
+        updateTime()
+        updateVolume()
+    }
+
+    private func updateTime() {
+        gtk_label_set_text(gcast(elapsedLabel), model.duration == nil && model.currentItem == nil
+                           ? TimeFormat.unknown : TimeFormat.string(model.position))
+        let total = showsRemaining ? TimeFormat.remaining(position: model.position, duration: model.duration)
+                                   : TimeFormat.string(model.duration)
+        gtk_button_set_label(gcast(totalButton), total)
+        slider.update()
+    }
+
+    private func updateVolume() {
+        updatingVolume = true
+        defer { updatingVolume = false }
+        gtk_range_set_value(gcast(volumeScale), model.volume)
+        gtk_button_set_icon_name(gcast(muteButton), model.isMuted ? "audio-volume-high-symbolic" : "audio-volume-muted-symbolic")
+        UI.setTooltip(muteButton, model.isMuted ? tr("Unmute") : tr("Mute"))
+        let icon: String
+        if model.isMuted || model.volume == 0 { icon = "audio-volume-muted-symbolic" }
+        else if model.volume < 0.34 { icon = "audio-volume-low-symbolic" }
+        else if model.volume < 0.67 { icon = "audio-volume-medium-symbolic" }
+        else { icon = "audio-volume-high-symbolic" }
+        gtk_menu_button_set_icon_name(gcast(volumeButton), icon)
+    }
+}

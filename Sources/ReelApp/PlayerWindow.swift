@@ -1,0 +1,208 @@
+import CAdwaita
+import CGio
+import CGtk
+import CShims
+import ReelCore
+import ReelEngine
+import ReelGLib
+
+/// The main window: header bar with the media title, the video with its controls over it,
+/// an empty state with an Open button, toasts for errors, drag and drop of files and URIs.
+@MainActor
+final class PlayerWindow {
+    let window: Widget
+    private let model: PlayerModel
+    private let frameSink: FrameSink
+    private let titleWidget: Widget
+    private let toasts: Widget
+    private let content: Widget
+    private let videoView: VideoView
+    private let controls: ControlBar
+    private let controlsRevealer: Widget
+    private var hideControlsTimer: guint = 0
+    private var fileChooser: OpaquePointer?
+    private var observation: PlayerModel.Observation?
+
+    static let controlsHideDelay: UInt32 = 3000
+
+    init(application: ReelApplication, model: PlayerModel, frameSink: FrameSink) {
+        self.model = model
+        self.frameSink = frameSink
+        window = adw_application_window_new(gcast(application.app))!
+        gtk_window_set_default_size(gcast(window), 960, 600)
+        gtk_window_set_title(gcast(window), BuildInfo.name)
+
+        titleWidget = adw_window_title_new(BuildInfo.name, nil)!
+        let header = adw_header_bar_new()!
+        adw_header_bar_set_title_widget(gcast(header), titleWidget)
+        adw_header_bar_pack_start(gcast(header), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
+
+        videoView = VideoView(paintable: frameSink.paintable.pointer)
+        controls = ControlBar(model: model, skipInterval: { [weak application] in application?.skipInterval ?? 10 })
+        controlsRevealer = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(gcast(controlsRevealer), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
+        gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
+        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
+        gtk_widget_set_valign(controlsRevealer, GTK_ALIGN_END)
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(gcast(overlay), videoView.widget)
+        gtk_overlay_add_overlay(gcast(overlay), controlsRevealer)
+
+        let empty = adw_status_page_new()!
+        adw_status_page_set_icon_name(gcast(empty), "video-x-generic-symbolic")
+        adw_status_page_set_title(gcast(empty), tr("Play a Video"))
+        adw_status_page_set_description(gcast(empty), UI.escapeMarkup(tr("Drop a video or audio file here, or open one.")))
+        let openButton = gtk_button_new_with_mnemonic(tr("_Open…"))!
+        gtk_actionable_set_action_name(gcast(openButton), "app.open")
+        UI.addClasses(openButton, "pill", "suggested-action")
+        gtk_widget_set_halign(openButton, GTK_ALIGN_CENTER)
+        adw_status_page_set_child(gcast(empty), openButton)
+
+        content = gtk_stack_new()!
+        gtk_stack_add_named(gcast(content), empty, "empty")
+        gtk_stack_add_named(gcast(content), overlay, "player")
+        gtk_widget_set_vexpand(content, 1)
+
+        toasts = adw_toast_overlay_new()!
+        adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header, content]))
+        adw_application_window_set_content(gcast(window), toasts)
+
+        installDropTarget()
+        installPointerWatch(on: overlay)
+        connectMainSignal(videoView.picture, "map") { _ in frameSink.setAccepting(true) }
+        observation = model.observe { [weak self] change in self?.modelChanged(change) }
+        refresh()
+    }
+
+    func present() { gtk_window_present(gcast(window)) }
+
+    // MARK: Model → view
+
+    private func modelChanged(_ change: PlayerModel.Change) {
+        controls.update(change)
+        switch change {
+        case .item, .media, .status:
+            refresh()
+        case .failed(let item, let error):
+            showToast(error.message)
+            Log.warning("\(item.uri): \(error.detail ?? error.message)")
+        default:
+            break
+        }
+    }
+
+    private func refresh() {
+        let title = model.currentItem == nil ? BuildInfo.name : model.title
+        adw_window_title_set_title(gcast(titleWidget), title)
+        gtk_window_set_title(gcast(window), title)
+        gtk_stack_set_visible_child_name(gcast(content), model.currentItem == nil ? "empty" : "player")
+        videoView.show(media: model.media, title: model.title)
+        scheduleControlsHide()
+    }
+
+    func showToast(_ message: String) {
+        // Toast titles are Pango markup: escape, so file names and tags show literally.
+        let toast = adw_toast_new(UI.escapeMarkup(message))
+        adw_toast_set_timeout(toast, 8)
+        adw_toast_overlay_add_toast(gcast(toasts), toast)
+    }
+
+    // MARK: Controls that hide while watching
+
+    private func installPointerWatch(on widget: Widget) {
+        let motion = gtk_event_controller_motion_new()!
+        connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] _ in
+            self?.showControls()
+        }
+        gtk_widget_add_controller(widget, motion)
+    }
+
+    private func showControls() {
+        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
+        gtk_widget_set_cursor_from_name(window, nil)
+        scheduleControlsHide()
+    }
+
+    private func scheduleControlsHide() {
+        if hideControlsTimer != 0 { g_source_remove(hideControlsTimer) }
+        hideControlsTimer = addTimeout(milliseconds: Self.controlsHideDelay) { [weak self] in
+            guard let self else { return false }
+            self.hideControlsTimer = 0
+            // Only over playing video; paused or audio-only media keep their controls.
+            if self.model.status.isPlaying, !(self.model.media?.isAudioOnly ?? false) {
+                gtk_revealer_set_reveal_child(gcast(self.controlsRevealer), 0)
+                gtk_widget_set_cursor_from_name(self.window, "none")
+            }
+            return false
+        }
+    }
+
+    // MARK: Opening
+
+    func showOpenDialog() {
+        let chooser = gtk_file_chooser_native_new(tr("Open"), gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                  tr("_Open"), tr("_Cancel"))!
+        gtk_file_chooser_set_select_multiple(gcast(chooser), 1)
+        let filter = gtk_file_filter_new()!
+        gtk_file_filter_set_name(filter, tr("Videos and Audio"))
+        for type in MediaTypes.mimeTypes { gtk_file_filter_add_mime_type(filter, type) }
+        gtk_file_chooser_add_filter(gcast(chooser), filter)
+        g_object_unref(UnsafeMutableRawPointer(filter))
+        connectMainSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] args in
+            guard let self else { return }
+            if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {
+                let files = gtk_file_chooser_get_files(gcast(chooser))
+                self.model.open(Self.uris(in: files))
+                if let files { g_object_unref(UnsafeMutableRawPointer(files)) }
+            }
+            if let chooser = self.fileChooser { g_object_unref(UnsafeMutableRawPointer(chooser)) }
+            self.fileChooser = nil
+        }
+        if let old = fileChooser { g_object_unref(UnsafeMutableRawPointer(old)) }
+        fileChooser = chooser
+        gtk_native_dialog_show(gcast(chooser))
+    }
+
+    private static func uris(in files: OpaquePointer?) -> [String] {
+        guard let files else { return [] }
+        return (0..<g_list_model_get_n_items(files)).compactMap { index in
+            guard let file = g_list_model_get_item(files, index) else { return nil }
+            defer { g_object_unref(file) }
+            return takeString(g_file_get_uri(OpaquePointer(file)))
+        }
+    }
+
+    private func installDropTarget() {
+        let target = gtk_drop_target_new(reel_type_pointer(), GDK_ACTION_COPY)!
+        var types = [gdk_file_list_get_type(), reel_type_string()]
+        gtk_drop_target_set_gtypes(target, &types, 2)
+        connectMainSignal(UnsafeMutableRawPointer(target), "drop") { [weak self] args in
+            guard let self, let value = args.pointer(1)?.assumingMemoryBound(to: GValue.self) else {
+                args.setReturn(false)
+                return
+            }
+            var uris: [String] = []
+            if reel_value_type(value) == gdk_file_list_get_type(), let list = g_value_get_boxed(value) {
+                var node = gdk_file_list_get_files(OpaquePointer(list))
+                let head = node
+                while let current = node {
+                    if let file = current.pointee.data, let uri = takeString(g_file_get_uri(OpaquePointer(file))) {
+                        uris.append(uri)
+                    }
+                    node = current.pointee.next
+                }
+                g_slist_free(head)
+            } else if let text = g_value_get_string(value) {
+                uris = String(cString: text).split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                    .map { MediaLocation.uri(for: $0, relativeTo: "/") }
+            }
+            let accepted = uris.filter(MediaLocation.isSupported)
+            if accepted.count < uris.count { self.showToast(tr("Only files and http or https addresses can be opened.")) }
+            if !accepted.isEmpty { self.model.open(accepted) }
+            args.setReturn(!accepted.isEmpty)
+        }
+        gtk_widget_add_controller(window, target)
+    }
+}

@@ -1,0 +1,82 @@
+import CGio
+import CGtk
+import CShims
+import ReelCore
+import ReelGLib
+
+/// The seek slider, bound to the model. While the user moves it, the model's position updates
+/// do not fight the user: moves seek to the nearest keyframe at most every 100 ms (live
+/// scrubbing), and one accurate seek follows when the user stops. Scrolling over it steps by
+/// the skip interval.
+@MainActor
+final class SeekSlider {
+    let widget: Widget
+    private let adjustment: UnsafeMutablePointer<GtkAdjustment>
+    private let model: PlayerModel
+    private var updatingFromModel = false
+    private var lastScrubSeek = 0
+    private var settleTimer: guint = 0
+    private var settleTarget: Seconds = 0
+
+    static let scrubInterval = 100_000      // µs between keyframe seeks while dragging
+    static let settleDelay: UInt32 = 250           // ms without movement before the accurate seek
+
+    init(model: PlayerModel, skipInterval: @escaping @MainActor () -> Seconds) {
+        self.model = model
+        adjustment = gtk_adjustment_new(0, 0, 1, 1, 10, 0)
+        widget = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, adjustment)!
+        gtk_scale_set_draw_value(gcast(widget), 0)
+        gtk_widget_set_hexpand(widget, 1)
+        UI.setTooltip(widget, tr("Position"))
+
+        connectMainSignal(widget, "change-value") { [weak self] args in
+            self?.userMoved(to: args.double(2))
+            args.setReturn(false)
+        }
+        let scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL)!
+        gtk_event_controller_set_propagation_phase(scroll, GTK_PHASE_CAPTURE)
+        connectMainSignal(UnsafeMutableRawPointer(scroll), "scroll") { args in
+            let dy = args.double(2)
+            if dy != 0 { model.skip(by: dy < 0 ? skipInterval() : -skipInterval()) }
+            args.setReturn(true)
+        }
+        gtk_widget_add_controller(widget, scroll)
+    }
+
+    var isUserMoving: Bool { settleTimer != 0 }
+
+    private func userMoved(to value: Double) {
+        guard !updatingFromModel else { return }
+        let now = g_get_monotonic_time()
+        if now - lastScrubSeek >= Self.scrubInterval {
+            lastScrubSeek = now
+            model.seek(to: value, accurate: false)
+        }
+        settleTarget = value
+        if settleTimer != 0 { g_source_remove(settleTimer) }
+        settleTimer = addTimeout(milliseconds: Self.settleDelay) { [weak self] in
+            guard let self else { return false }
+            self.settleTimer = 0
+            self.model.seek(to: self.settleTarget, accurate: true)
+            return false
+        }
+    }
+
+    func update() {
+        guard !isUserMoving else { return }
+        updatingFromModel = true
+        defer { updatingFromModel = false }
+        let duration = model.duration ?? 0
+        gtk_adjustment_set_upper(adjustment, max(duration, 0.001))
+        gtk_adjustment_set_value(adjustment, min(model.position, duration))
+        gtk_widget_set_sensitive(widget, model.canSeek ? 1 : 0)
+        let description = String(format: tr("%@ of %@"), TimeFormat.string(model.position),
+                                 TimeFormat.string(model.duration))
+        var property = GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT
+        var value = GValue()
+        g_value_init(&value, reel_type_string())
+        g_value_set_string(&value, description)
+        gtk_accessible_update_property_value(gcast(widget), 1, &property, &value)
+        g_value_unset(&value)
+    }
+}

@@ -1,0 +1,68 @@
+import CGio
+import CGtk
+import CShims
+import ReelCore
+import ReelGLib
+
+/// The picture area: the video (letterboxed on black), or for audio-only media the cover art
+/// (or a placeholder with the title).
+@MainActor
+final class VideoView {
+    let widget: Widget
+    private let stack: Widget
+    private let cover: Widget
+    private let audioTitle: Widget
+    let picture: Widget
+
+    init(paintable: OpaquePointer) {
+        picture = gtk_picture_new_for_paintable(gcast(paintable))!
+        gtk_picture_set_content_fit(gcast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_picture_set_can_shrink(gcast(picture), 1)
+        UI.setAccessibleLabel(picture, tr("Video"))
+
+        cover = gtk_picture_new()!
+        gtk_picture_set_can_shrink(gcast(cover), 1)
+        gtk_widget_set_size_request(cover, 64, 64)
+        gtk_widget_set_vexpand(cover, 1)
+        audioTitle = UI.label(classes: ["audio-title"])
+        gtk_label_set_ellipsize(gcast(audioTitle), PANGO_ELLIPSIZE_END)
+        let audioBox = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 18, [cover, audioTitle])
+        gtk_widget_set_margin_top(audioBox, 48)
+        gtk_widget_set_margin_bottom(audioBox, 96)
+
+        stack = gtk_stack_new()!
+        gtk_stack_add_named(gcast(stack), picture, "video")
+        gtk_stack_add_named(gcast(stack), audioBox, "audio")
+        UI.addClasses(stack, "video-area")
+        gtk_widget_set_vexpand(stack, 1)
+        gtk_widget_set_hexpand(stack, 1)
+        widget = stack
+    }
+
+    func show(media: MediaInfo?, title: String) {
+        guard let media, media.isAudioOnly else {
+            gtk_stack_set_visible_child_name(gcast(stack), "video")
+            return
+        }
+        gtk_label_set_text(gcast(audioTitle), title)
+        if let art = media.coverArt, let texture = Self.texture(from: art) {
+            gtk_picture_set_paintable(gcast(cover), gcast(texture))
+            g_object_unref(texture.raw)
+        } else {
+            let icon = gtk_icon_theme_lookup_icon(gtk_icon_theme_get_for_display(gdk_display_get_default()),
+                                                  "audio-x-generic-symbolic", nil, 128, 1,
+                                                  GTK_TEXT_DIR_NONE, GtkIconLookupFlags(rawValue: 0))
+            gtk_picture_set_paintable(gcast(cover), gcast(icon))
+            if let icon { g_object_unref(UnsafeMutableRawPointer(icon)) }
+        }
+        gtk_stack_set_visible_child_name(gcast(stack), "audio")
+    }
+
+    private static func texture(from art: CoverArt) -> OpaquePointer? {
+        art.bytes.withUnsafeBytes { raw in
+            let bytes = g_bytes_new(raw.baseAddress, gsize(raw.count))
+            defer { g_bytes_unref(bytes) }
+            return gdk_texture_new_from_bytes(bytes, nil)
+        }
+    }
+}

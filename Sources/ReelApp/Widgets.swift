@@ -1,0 +1,74 @@
+import CAdwaita
+import CGio
+import CGtk
+import CShims
+import ReelGLib
+
+/// Small constructors and helpers for building GTK widget trees from Swift.
+typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+@MainActor
+enum UI {
+    /// An icon button with a tooltip that doubles as its accessible label.
+    static func iconButton(_ icon: String, tooltip: String, action: String? = nil) -> Widget {
+        let button = gtk_button_new_from_icon_name(icon)!
+        setTooltip(button, tooltip)
+        if let action { gtk_actionable_set_action_name(gcast(button), action) }
+        return button
+    }
+
+    static func setTooltip(_ widget: Widget, _ text: String) {
+        gtk_widget_set_tooltip_text(widget, text)
+        setAccessibleLabel(widget, text)
+    }
+
+    static func setAccessibleLabel(_ widget: Widget, _ text: String) {
+        var value = GValue()
+        g_value_init(&value, reel_type_string())
+        g_value_set_string(&value, text)
+        var property = GTK_ACCESSIBLE_PROPERTY_LABEL
+        gtk_accessible_update_property_value(gcast(widget), 1, &property, &value)
+        g_value_unset(&value)
+    }
+
+    static func label(_ text: String = "", classes: [String] = []) -> Widget {
+        let label = gtk_label_new(text)!
+        gtk_label_set_use_markup(gcast(label), 0)
+        for c in classes { gtk_widget_add_css_class(label, c) }
+        return label
+    }
+
+    static func box(_ orientation: GtkOrientation, spacing: Int32 = 0, _ children: [Widget] = []) -> Widget {
+        let box = gtk_box_new(orientation, spacing)!
+        for child in children { gtk_box_append(gcast(box), child) }
+        return box
+    }
+
+    static func addClasses(_ widget: Widget, _ classes: String...) {
+        for c in classes { gtk_widget_add_css_class(widget, c) }
+    }
+
+    static func onClicked(_ button: Widget, _ handler: @escaping @MainActor () -> Void) {
+        connectMainSignal(button, "clicked") { _ in handler() }
+    }
+
+    /// Pango markup must never see media text unescaped (a title "<b>A & B</b>" shows literally).
+    static func escapeMarkup(_ text: String) -> String {
+        takeString(g_markup_escape_text(text, -1)) ?? ""
+    }
+
+    static func loadCSS(_ css: String) {
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(gdk_display_get_default(), gcast(provider),
+                                                   guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings (for GTK functions taking `const char **`).
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let duplicates = strings.map { strdup($0) }
+    defer { duplicates.forEach { free($0) } }
+    var pointers: [UnsafePointer<CChar>?] = duplicates.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}

@@ -1,0 +1,30 @@
+import ReelCore
+
+/// An engine that records commands and lets a test play the engine's part.
+@MainActor
+final class ScriptedEngine: PlaybackEngine {
+    enum Command: Equatable {
+        case load(String), play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
+             muted(Bool), video(Bool)
+    }
+    var onEvent: ((EngineEvent) -> Void)?
+    private(set) var commands: [Command] = []
+
+    func load(uri: String) { commands.append(.load(uri)) }
+    func play() { commands.append(.play) }
+    func pause() { commands.append(.pause) }
+    func stop() { commands.append(.stop) }
+    func seek(to position: Seconds, accurate: Bool) { commands.append(.seek(position, accurate: accurate)) }
+    func setRate(_ rate: Double) { commands.append(.rate(rate)) }
+    func setVolume(_ volume: Double) { commands.append(.volume(volume)) }
+    func setMuted(_ muted: Bool) { commands.append(.muted(muted)) }
+    func setVideoEnabled(_ enabled: Bool) { commands.append(.video(enabled)) }
+
+    func send(_ events: EngineEvent...) { events.forEach { onEvent?($0) } }
+    func clear() { commands.removeAll() }
+
+    /// The events of an item that loads and starts playing.
+    func startPlaying(duration: Seconds = 60) {
+        send(.duration(duration), .mediaInfo(MediaInfo(hasVideo: true, hasAudio: true)), .state(.paused), .state(.playing))
+    }
+}

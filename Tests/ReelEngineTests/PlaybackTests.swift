@@ -1,0 +1,131 @@
+import Foundation
+import ReelCore
+import ReelEngine
+import XCTest
+
+/// The engine and model through real GStreamer pipelines on generated media.
+@MainActor
+final class PlaybackTests: XCTestCase {
+    func testPlaysToTheEnd() async {
+        let player = PlayerHarness()
+        player.open("clip-vp9.webm")
+        player.waitForPlaying()
+        player.model.setRate(2)
+        waitUntil("the end", timeout: 10) { player.model.status == .ended }
+        XCTAssertEqual(player.model.position, player.model.duration ?? -1, accuracy: 0.01)
+        XCTAssertGreaterThan(player.engine.frameSink.frameCounts.received, 30, "video frames reached the sink")
+    }
+
+    func testDurationMatchesTheFileAndIsNeverZeroWhileUnknown() async {
+        let player = PlayerHarness()
+        player.open("clip-h264.mp4")
+        XCTAssertNil(player.model.duration, "unknown at first, not 0")
+        player.waitForPlaying()
+        XCTAssertEqual(player.model.duration ?? 0, 5, accuracy: 0.1)
+        XCTAssertFalse(player.changes.contains(.duration) && player.model.duration == 0)
+    }
+
+    func testPositionAdvancesMonotonicallyAndFollowsTheRate() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        var positions: [Seconds] = []
+        let observation = player.model.observe { if $0 == .position { positions.append(player.model.position) } }
+        defer { observation.cancel() }
+
+        func advance(over seconds: TimeInterval) -> Double {
+            let start = player.model.position, startTime = Date()
+            runMainLoop(for: seconds)
+            return (player.model.position - start) / Date().timeIntervalSince(startTime)
+        }
+        let normal = advance(over: 2)
+        XCTAssertGreaterThanOrEqual(positions.count, 8, "at least 4 updates a second")
+        XCTAssertEqual(positions, positions.sorted(), "position never goes back while playing")
+        player.model.setRate(1.5)
+        runMainLoop(for: 0.5)
+        let faster = advance(over: 2)
+        XCTAssertEqual(normal, 1, accuracy: 0.15)
+        XCTAssertEqual(faster / normal, 1.5, accuracy: 0.15)
+    }
+
+    func testAccurateSeekLandsWithin50ms() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        for target in [12.34, 3.21, 25.0] {
+            player.model.seek(to: target)
+            waitUntil("seek to \(target)") { player.seekedPositions.last.map { abs($0 - target) < 1 } ?? false }
+            XCTAssertEqual(player.seekedPositions.last ?? -1, target, accuracy: 0.05)
+        }
+        waitUntil("position ticks resume after the seek") { player.model.position > 25.05 }
+        XCTAssertEqual(player.model.status, .playing, "a seek keeps playing")
+    }
+
+    func testRateSurvivesPausePlaySeekAndItemChanges() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        player.model.setRate(1.8)
+        player.model.pause()
+        waitUntil("paused") { player.model.status == .paused }
+        player.model.play()
+        waitUntil("playing") { player.model.status == .playing }
+        player.model.seek(to: 10)
+        waitUntil("seeked") { !player.seekedPositions.isEmpty }
+        XCTAssertEqual(player.model.rate, 1.8)
+        let start = player.model.position, startTime = Date()
+        runMainLoop(for: 1.5)
+        XCTAssertEqual((player.model.position - start) / Date().timeIntervalSince(startTime), 1.8, accuracy: 0.2,
+                       "the pipeline really plays at 1.8× after pause, play and seek")
+
+        player.model.open([TestMedia.uri("clip-vp9.webm")])
+        player.waitForPlaying()
+        runMainLoop(for: 0.3)
+        let start2 = player.model.position, startTime2 = Date()
+        runMainLoop(for: 1.5)
+        XCTAssertEqual((player.model.position - start2) / Date().timeIntervalSince(startTime2), 1.8, accuracy: 0.2,
+                       "the next item plays at the same rate")
+    }
+
+    func testPlayAfterTheEndStartsOver() async {
+        let player = PlayerHarness()
+        player.open("short-1.webm")
+        player.waitForPlaying()
+        waitUntil("the end") { player.model.status == .ended }
+        player.model.play()
+        waitUntil("playing again") { player.model.status == .playing }
+        XCTAssertLessThan(player.model.position, 1.0)
+        waitUntil("advancing") { player.model.position > 0.3 }
+    }
+
+    func testSkipClampsToTheItem() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        player.model.skip(by: -10)
+        waitUntil("seek to 0") { !player.seekedPositions.isEmpty }
+        XCTAssertEqual(player.seekedPositions.last ?? -1, 0, accuracy: 0.05)
+        player.model.skip(by: 10)
+        waitUntil("seek to 10") { player.seekedPositions.count == 2 }
+        XCTAssertEqual(player.seekedPositions.last ?? -1, 10, accuracy: 0.3)
+        player.model.skip(by: 60)
+        XCTAssertEqual(player.model.status, .ended, "skipping past the end ends the item")
+    }
+
+    func testVideoCanBeTurnedOffWithoutStoppingSound() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        waitUntil("frames") { player.engine.frameSink.frameCounts.received > 10 }
+        player.model.setVideoVisible(false)
+        runMainLoop(for: 0.5)
+        let before = player.engine.frameSink.frameCounts.received
+        let position = player.model.position
+        runMainLoop(for: 1.5)
+        XCTAssertEqual(player.engine.frameSink.frameCounts.received, before, "no frames decoded while hidden")
+        XCTAssertGreaterThan(player.model.position, position + 1, "audio keeps the clock going")
+        XCTAssertEqual(player.model.status, .playing)
+        player.model.setVideoVisible(true)
+        waitUntil("frames again", timeout: 3) { player.engine.frameSink.frameCounts.received > before + 5 }
+    }
+}

@@ -1,0 +1,77 @@
+import CGio
+import Foundation
+import ReelCore
+import ReelEngine
+import XCTest
+
+/// The generated test media (meson_helpers/make-test-media), made on first use and cached.
+enum TestMedia {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let directory: URL = {
+        let dir = ProcessInfo.processInfo.environment["REEL_TEST_MEDIA"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.appendingPathComponent(".build/test-media")
+        let process = Process()
+        process.executableURL = packageRoot.appendingPathComponent("meson_helpers/make-test-media")
+        process.arguments = [dir.path]
+        try? process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "make-test-media failed")
+        return dir
+    }()
+
+    static func uri(_ name: String) -> String { directory.appendingPathComponent(name).absoluteString }
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+}
+
+/// Runs the GLib main loop until `condition` holds or `timeout` passes; fails the test then.
+/// GstPlay's signal adapter delivers every engine event through this loop.
+@MainActor
+@discardableResult
+func waitUntil(_ description: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+               _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline {
+            XCTFail("timed out after \(timeout) s waiting for: \(description)", file: file, line: line)
+            return false
+        }
+        if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) }
+    }
+    return true
+}
+
+/// Keeps the main loop turning for `seconds` (for measurements over time, not for waiting on state).
+@MainActor
+func runMainLoop(for seconds: TimeInterval) {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) }
+    }
+}
+
+/// An engine and the model over it, recording every change the model reports.
+@MainActor
+final class PlayerHarness {
+    let engine = GstPlayEngine()
+    let model: PlayerModel
+    private(set) var changes: [PlayerModel.Change] = []
+    private var observation: PlayerModel.Observation?
+
+    init() {
+        model = PlayerModel(engine: engine)
+        engine.setVolume(0.2)
+        observation = model.observe { [unowned self] in self.changes.append($0) }
+    }
+
+    func open(_ name: String) { model.open([TestMedia.uri(name)]) }
+
+    func waitForPlaying(file: StaticString = #filePath, line: UInt = #line) {
+        waitUntil("playing", file: file, line: line) { model.status == .playing && model.duration != nil }
+    }
+
+    var seekedPositions: [Seconds] {
+        changes.compactMap { if case .seeked(let p) = $0 { return p } else { return nil } }
+    }
+}
