@@ -71,10 +71,17 @@ final class PlayerWindow {
         installPointerWatch(on: overlay)
         connectMainSignal(videoView.picture, "map") { _ in frameSink.setAccepting(true) }
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
+        connectMainSignal(window, "notify::fullscreened") { [weak application] _ in application?.windowStateChanged() }
         refresh()
     }
 
     func present() { gtk_window_present(gcast(window)) }
+
+    var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
+
+    func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { gtk_window_fullscreen(gcast(window)) } else { gtk_window_unfullscreen(gcast(window)) }
+    }
 
     // MARK: Model → view
 

@@ -6,6 +6,7 @@ import Foundation
 import ReelCore
 import ReelEngine
 import ReelGLib
+import ReelMPRIS
 
 /// The GApplication: single instance, command line, actions and their shortcuts. It owns the
 /// engine and the model and hands the model to the window and to the desktop integrations.
@@ -14,6 +15,7 @@ final class ReelApplication {
     let app: UnsafeMutablePointer<AdwApplication>
     private var player: (engine: GstPlayEngine, model: PlayerModel)?
     private var window: PlayerWindow?
+    private var mpris: MPRISServer?
     var skipInterval: Seconds = 10
 
     init() {
@@ -63,6 +65,18 @@ final class ReelApplication {
         player = (engine, model)
         installActions(model)
         UI.loadCSS(Style.css)
+        startMPRIS(model)
+    }
+
+    /// The desktop's media controls; without a session bus Reel plays on without them.
+    private func startMPRIS(_ model: PlayerModel) {
+        guard let connection = g_application_get_dbus_connection(gcast(app)) else { return }
+        do {
+            mpris = try MPRISServer(connection: connection, model: model, host: self, desktopEntry: BuildInfo.appID,
+                                    mimeTypes: MediaTypes.mimeTypes)
+        } catch {
+            Log.warning("media controls are unavailable: \(error.message)")
+        }
     }
 
     private func presentWindow() {
@@ -125,5 +139,35 @@ final class ReelApplication {
         if !accels.isEmpty {
             withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
         }
+    }
+}
+
+extension ReelApplication: MPRISHost {
+    func raise() {
+        presentWindow()
+    }
+
+    func quit() {
+        g_application_quit(gcast(app))
+    }
+
+    var isFullscreen: Bool { window?.isFullscreen ?? false }
+
+    func setFullscreen(_ fullscreen: Bool) {
+        window?.setFullscreen(fullscreen)
+    }
+
+    func currentFramePNG() -> [UInt8]? {
+        guard let player, let texture = reel_video_paintable_get_texture(player.engine.frameSink.paintable.pointer),
+              let bytes = gdk_texture_save_to_png_bytes(texture) else { return nil }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let data = g_bytes_get_data(bytes, &size) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    /// The window reports fullscreen changes here, for MPRIS.
+    func windowStateChanged() {
+        mpris?.hostChanged()
     }
 }

@@ -1,27 +1,50 @@
 /// The ordered list of items to play and which one is current. Pure data: the model decides
 /// when to move; views and MPRIS read it through the model.
+///
+/// With shuffle on, items play in a random order in which every item comes once before any
+/// repeats; the list itself keeps the order the user gave it.
 public struct PlaybackQueue: Sendable, Equatable {
     public enum LoopMode: Sendable, Equatable { case none, item, queue }
 
     public private(set) var items: [QueueItem] = []
     public private(set) var currentIndex: Int?
     public var loopMode: LoopMode = .none
+    public var shuffle = false {
+        didSet { if shuffle != oldValue { rebuildOrder() } }
+    }
+    /// Item ids in play order: the list order, or a permutation while shuffling.
+    private var order: [Int] = []
     private var nextID = 1
 
     public init() {}
 
     public var current: QueueItem? { currentIndex.map { items[$0] } }
 
-    /// Appends entries for `uris`, returning them.
+    /// Appends entries for `uris` (after the item with id `afterID`, or at the end), returning them.
     @discardableResult
-    public mutating func append(_ uris: [String]) -> [QueueItem] {
+    public mutating func insert(_ uris: [String], after afterID: Int? = nil, atStart: Bool = false) -> [QueueItem] {
         let added = uris.map { uri -> QueueItem in
             defer { nextID += 1 }
             return QueueItem(id: nextID, uri: uri)
         }
-        items += added
+        let currentID = current?.id
+        var position = items.count
+        if atStart { position = 0 }
+        else if let afterID, let index = items.firstIndex(where: { $0.id == afterID }) { position = index + 1 }
+        items.insert(contentsOf: added, at: position)
+        currentIndex = currentID.flatMap { id in items.firstIndex { $0.id == id } }
+        if shuffle {
+            // New items go somewhere after the current one, so they still play in this round.
+            let start = currentID.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+            for item in added { order.insert(item.id, at: Int.random(in: start...order.count)) }
+        } else {
+            order = items.map(\.id)
+        }
         return added
     }
+
+    @discardableResult
+    public mutating func append(_ uris: [String]) -> [QueueItem] { insert(uris) }
 
     public mutating func select(id: Int) -> QueueItem? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
@@ -32,6 +55,7 @@ public struct PlaybackQueue: Sendable, Equatable {
     public mutating func remove(id: Int) {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return }
         items.remove(at: index)
+        order.removeAll { $0 == id }
         if let current = currentIndex {
             if current == index { currentIndex = nil }
             else if current > index { currentIndex = current - 1 }
@@ -39,20 +63,36 @@ public struct PlaybackQueue: Sendable, Equatable {
     }
 
     public var nextIndex: Int? {
-        guard let i = currentIndex else { return items.isEmpty ? nil : 0 }
-        if i + 1 < items.count { return i + 1 }
-        return loopMode == .queue && !items.isEmpty ? 0 : nil
+        guard !items.isEmpty else { return nil }
+        guard let id = current?.id, let position = order.firstIndex(of: id) else { return index(of: order.first) }
+        if position + 1 < order.count { return index(of: order[position + 1]) }
+        return loopMode == .queue ? index(of: order.first) : nil
     }
 
     public var previousIndex: Int? {
-        guard let i = currentIndex else { return nil }
-        if i > 0 { return i - 1 }
-        return loopMode == .queue && !items.isEmpty ? items.count - 1 : nil
+        guard let id = current?.id, let position = order.firstIndex(of: id) else { return nil }
+        if position > 0 { return index(of: order[position - 1]) }
+        return loopMode == .queue ? index(of: order.last) : nil
     }
 
+    /// Makes the item at `index` current. Wrapping around a shuffled queue starts a new round.
     public mutating func moveTo(index: Int) -> QueueItem? {
         guard items.indices.contains(index) else { return nil }
+        let wrapped = shuffle && currentIndex != nil && order.first == items[index].id &&
+            order.last == current?.id && items.count > 1
         currentIndex = index
+        if wrapped { rebuildOrder() }
         return items[index]
+    }
+
+    private func index(of id: Int?) -> Int? {
+        id.flatMap { id in items.firstIndex { $0.id == id } }
+    }
+
+    private mutating func rebuildOrder() {
+        guard shuffle else { order = items.map(\.id); return }
+        let currentID = current?.id
+        order = items.map(\.id).filter { $0 != currentID }.shuffled()
+        if let currentID { order.insert(currentID, at: 0) }
     }
 }

@@ -111,6 +111,20 @@ public final class PlayerModel {
         }
     }
 
+    /// Inserts `uris` after the item `afterID` (or first, or last); optionally plays the first.
+    public func insert(_ uris: [String], after afterID: Int?, atStart: Bool = false, play: Bool = false) -> [QueueItem] {
+        let added = queue.insert(uris, after: afterID, atStart: atStart)
+        notify(.queue)
+        if let first = added.first, play || currentItem == nil { start(first) }
+        return added
+    }
+
+    public func setShuffle(_ shuffle: Bool) {
+        guard queue.shuffle != shuffle else { return }
+        queue.shuffle = shuffle
+        notify(.queue)
+    }
+
     public func setLoopMode(_ mode: PlaybackQueue.LoopMode) {
         guard queue.loopMode != mode else { return }
         queue.loopMode = mode

@@ -23,6 +23,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private let missingPlugins = MissingPluginLog()
     private var currentURI: String?
     private var rate: Double = 1
+    private var rateAppliedToItem = false
     private var videoEnabled = true
     private var lastMediaInfo: MediaInfo?
 
@@ -40,10 +41,12 @@ public final class GstPlayEngine: PlaybackEngine {
         gst_play_set_config(player.pointer, config)
 
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
+        reel_sink_clear_trickmode_seeks(frameSink.element.pointer)
         if let tempo = gst_element_factory_make("scaletempo", nil) {
             reel_object_set_pointer(pipeline.raw, "audio-filter", gpointer(tempo))
         }
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
+            reel_sink_clear_trickmode_seeks(audioSink)
             reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(audioSink))
         }
         missingPlugins.watch(pipeline.pointer)
@@ -83,6 +86,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private func connectSignals() {
         let a = adapter.raw
         connectMainSignal(a, "state-changed") { [weak self] args in
+            guard let self else { return }
             let state: EngineState
             switch GstPlayState(UInt32(args.int(1))) {
             case GST_PLAY_STATE_PLAYING: state = .playing
@@ -90,7 +94,13 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
             }
-            self?.onEvent?(.state(state))
+            // GstPlay resets its rate when it loads a URI; the item's rate is applied once
+            // the pipeline has prerolled, so the whole item plays at the rate the user chose.
+            if (state == .paused || state == .playing), !self.rateAppliedToItem {
+                self.rateAppliedToItem = true
+                if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
+            }
+            self.onEvent?(.state(state))
         }
         connectMainSignal(a, "position-updated") { [weak self] args in
             if let seconds = GStreamer.seconds(args.uint64(1)) { self?.onEvent?(.position(seconds)) }
@@ -134,16 +144,16 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func load(uri: String) {
         currentURI = uri
+        rateAppliedToItem = false
         lastMediaInfo = nil
         missingPlugins.reset()
         frameSink.clear()
         if let problem = LocalFileCheck.problem(with: uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
             gst_play_stop(player.pointer)
-            let error = problem
-            DispatchQueue.main.async { [weak self] in
+            runSoon { [weak self] in
                 guard let self, self.currentURI == uri else { return }
-                self.onEvent?(.error(error))
+                self.onEvent?(.error(problem))
             }
             return
         }
@@ -174,7 +184,7 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func setRate(_ rate: Double) {
         self.rate = rate
-        gst_play_set_rate(player.pointer, rate)
+        if rateAppliedToItem { gst_play_set_rate(player.pointer, rate) }
     }
 
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }

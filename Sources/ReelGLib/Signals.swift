@@ -92,3 +92,8 @@ private final class TimeoutBox: @unchecked Sendable {
     let body: @MainActor () -> Bool
     init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
 }
+
+/// Runs `body` once on the main thread's GLib loop, after the current event.
+public func runSoon(_ body: @escaping @MainActor () -> Void) {
+    addTimeout(milliseconds: 0) { body(); return false }
+}

@@ -13,7 +13,8 @@ final class MediaInfoTests: XCTestCase {
         XCTAssertEqual(media.title, "Tagged Title")
         XCTAssertEqual(player.model.title, "Tagged Title")
         XCTAssertEqual(media.album, "Test Album")
-        XCTAssertEqual(media.artists.first, "Artist One")
+        // matroskamux stores two artists as one joined value.
+        XCTAssertEqual(media.artists.first, "Artist One, Artist Two")
         XCTAssertTrue(media.hasVideo)
         XCTAssertEqual(media.videoSize, VideoSize(width: 320, height: 240))
         let cover = media.coverArt!
@@ -28,6 +29,8 @@ final class MediaInfoTests: XCTestCase {
         let media = player.model.media!
         XCTAssertTrue(media.isAudioOnly)
         XCTAssertEqual(media.title, "Audio Only Title")
+        XCTAssertEqual(media.artists, ["Artist One", "Artist Two"], "an artist tag with two values is two artists")
+        XCTAssertEqual(media.album, "Test Album")
         XCTAssertNil(media.videoSize)
     }
 

@@ -83,3 +83,8 @@ const char *reel_ngettext(const char *singular, const char *plural, unsigned lon
 typedef void (*ReelSampleCallback)(GstSample *sample /* transfer full */, gpointer user_data);
 void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback callback,
                                        gpointer user_data, GDestroyNotify notify);
+
+// GstPlay marks every seek at a rate other than 1.0 as a trick-mode seek, which lets demuxers
+// and decoders skip frames: video at 1.8× then stalls until the next keyframe and stutters.
+// This probe on a sink's pad clears that flag from seeks on their way upstream.
+void reel_sink_clear_trickmode_seeks(GstElement *sink);
