@@ -91,8 +91,13 @@ final class PlayerWindow {
         case .item, .media, .status:
             refresh()
         case .failed(let item, let error):
-            showToast(error.message)
             Log.warning("\(item.uri): \(error.detail ?? error.message)")
+            // The failed item's page says what went wrong; once the queue has moved on past it,
+            // a toast does.
+            runSoon { [weak self] in
+                guard let self, self.model.currentItem?.id != item.id else { return }
+                self.showToast(error.message)
+            }
         default:
             break
         }
@@ -103,7 +108,11 @@ final class PlayerWindow {
         adw_window_title_set_title(gcast(titleWidget), title)
         gtk_window_set_title(gcast(window), title)
         gtk_stack_set_visible_child_name(gcast(content), model.currentItem == nil ? "empty" : "player")
-        videoView.show(media: model.media, title: model.title)
+        if case .failed(let error) = model.status {
+            videoView.show(error: error)
+        } else {
+            videoView.show(media: model.media, title: model.title)
+        }
         scheduleControlsHide()
     }
 

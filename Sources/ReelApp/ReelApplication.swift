@@ -99,7 +99,7 @@ final class ReelApplication {
         add("step-forward", accels: ["<Shift>Right"]) { _ in model.skip(by: 1) }
         add("step-backward", accels: ["<Shift>Left"]) { _ in model.skip(by: -1) }
         add("seek-start", accels: ["Home"]) { _ in model.seek(to: 0) }
-        add("seek-end", accels: ["End"]) { _ in model.skip(by: .infinity) }
+        add("seek-end", accels: ["End"]) { _ in model.skipToEnd() }
         add("volume-up", accels: ["Up"]) { _ in model.setVolume(model.volume + 0.05) }
         add("volume-down", accels: ["Down"]) { _ in model.setVolume(model.volume - 0.05) }
         add("toggle-mute", accels: ["m"]) { _ in model.setMuted(!model.isMuted) }

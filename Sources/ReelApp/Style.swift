@@ -5,5 +5,6 @@ enum Style {
     .controls { margin: 12px; padding: 6px 12px; border-radius: 12px; }
     .time { font-feature-settings: "tnum"; min-width: 4em; }
     .audio-title { color: white; font-size: 1.4em; font-weight: bold; }
+    .video-area .error-page { color: white; }
     """
 }

@@ -1,3 +1,4 @@
+import CAdwaita
 import CGio
 import CGtk
 import CShims
@@ -12,6 +13,7 @@ final class VideoView {
     private let stack: Widget
     private let cover: Widget
     private let audioTitle: Widget
+    private let errorPage: Widget
     let picture: Widget
 
     init(paintable: OpaquePointer) {
@@ -30,13 +32,26 @@ final class VideoView {
         gtk_widget_set_margin_top(audioBox, 48)
         gtk_widget_set_margin_bottom(audioBox, 96)
 
+        errorPage = adw_status_page_new()!
+        adw_status_page_set_icon_name(gcast(errorPage), "dialog-warning-symbolic")
+        UI.addClasses(errorPage, "error-page")
+
         stack = gtk_stack_new()!
         gtk_stack_add_named(gcast(stack), picture, "video")
         gtk_stack_add_named(gcast(stack), audioBox, "audio")
+        gtk_stack_add_named(gcast(stack), errorPage, "error")
         UI.addClasses(stack, "video-area")
         gtk_widget_set_vexpand(stack, 1)
         gtk_widget_set_hexpand(stack, 1)
         widget = stack
+    }
+
+    /// An item that cannot be played says why where its picture would be.
+    func show(error: PlaybackError) {
+        // Status page text is Pango markup: escape what comes from file names.
+        adw_status_page_set_title(gcast(errorPage), UI.escapeMarkup(tr("Cannot Play This File")))
+        adw_status_page_set_description(gcast(errorPage), UI.escapeMarkup(error.message))
+        gtk_stack_set_visible_child_name(gcast(stack), "error")
     }
 
     func show(media: MediaInfo?, title: String) {

@@ -233,6 +233,12 @@ public final class PlayerModel {
         }
     }
 
+    /// Jumps to the end of the item: it ends (or the next one starts), as when it plays out.
+    public func skipToEnd() {
+        guard canSeek else { return }
+        endOfItem()
+    }
+
     public func setRate(_ newRate: Double) {
         guard newRate.isFinite else { return }
         let clamped = min(max(newRate, Self.rateRange.lowerBound), Self.rateRange.upperBound)

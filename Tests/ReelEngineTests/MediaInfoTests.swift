@@ -13,8 +13,7 @@ final class MediaInfoTests: XCTestCase {
         XCTAssertEqual(media.title, "Tagged Title")
         XCTAssertEqual(player.model.title, "Tagged Title")
         XCTAssertEqual(media.album, "Test Album")
-        // matroskamux stores two artists as one joined value.
-        XCTAssertEqual(media.artists.first, "Artist One, Artist Two")
+        XCTAssertEqual(media.artists, ["Artist One", "Artist Two"])
         XCTAssertTrue(media.hasVideo)
         XCTAssertEqual(media.videoSize, VideoSize(width: 320, height: 240))
         let cover = media.coverArt!

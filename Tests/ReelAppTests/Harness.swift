@@ -1,0 +1,312 @@
+import Foundation
+import XCTest
+
+enum Paths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let reel = packageRoot.appendingPathComponent(".build/debug/reel")
+    static let media = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_MEDIA"]
+        ?? packageRoot.appendingPathComponent(".build/test-media").path)
+    static let artifacts = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_ARTIFACTS"]
+        ?? packageRoot.appendingPathComponent(".build/test-artifacts").path)
+
+    static func media(_ name: String) -> String { media.appendingPathComponent(name).path }
+    static func mediaURI(_ name: String) -> String { media.appendingPathComponent(name).absoluteString }
+}
+
+/// Runs a command to completion and returns its status and output.
+@discardableResult
+func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return (-1, "\(error)") }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Polls `condition` until it holds or `timeout` passes (then fails the test).
+@discardableResult
+func eventually(_ description: String, timeout: TimeInterval = 10, interval: TimeInterval = 0.05,
+                file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+        if (try? condition()) == true { return true }
+        Thread.sleep(forTimeInterval: interval)
+    } while Date() < deadline
+    if (try? condition()) == true { return true }
+    XCTFail("timed out after \(timeout) s waiting for: \(description)", file: file, line: line)
+    return false
+}
+
+/// The real `reel` executable, started for one test and driven from outside: over MPRIS (with
+/// an independent libdbus client), GApplication's D-Bus actions, xdotool and screenshots.
+final class ReelApp {
+    static let busName = "org.mpris.MediaPlayer2.Reel"
+    static let mprisPath = "/org/mpris/MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    let process = Process()
+    let bus: DBusClient
+    let log: URL
+
+    init(_ arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+        bus = try DBusClient()
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("reel-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = Paths.reel
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        eventually("Reel on the session bus", file: file, line: line) { self.hasBusName() }
+    }
+
+    deinit { stop() }
+
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    func hasBusName(_ name: String = ReelApp.busName) -> Bool {
+        let reply = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
+        return reply?.first?.boolValue == true
+    }
+
+    /// Quits through MPRIS and waits for the process to end; kills it if it does not.
+    func stop() {
+        guard process.isRunning else { return }
+        _ = try? bus.call(Self.busName, Self.mprisPath, "org.mpris.MediaPlayer2", "Quit")
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        // The next test's instance must own the names, not find this one's leftovers.
+        let released = Date().addingTimeInterval(5)
+        while hasBusName() && Date() < released { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    // MARK: MPRIS
+
+    @discardableResult
+    func player(_ method: String, _ arguments: [DBusArgument] = []) throws -> [DBusValue] {
+        try bus.call(Self.busName, Self.mprisPath, Self.playerInterface, method, arguments)
+    }
+
+    func property(_ name: String, interface: String = ReelApp.playerInterface) throws -> DBusValue {
+        let reply = try bus.call(Self.busName, Self.mprisPath, "org.freedesktop.DBus.Properties", "Get",
+                                 [.string(interface), .string(name)])
+        return reply.first ?? .string("")
+    }
+
+    func setProperty(_ name: String, _ value: DBusArgument, interface: String = ReelApp.playerInterface) throws {
+        _ = try bus.call(Self.busName, Self.mprisPath, "org.freedesktop.DBus.Properties", "Set",
+                         [.string(interface), .string(name), value])
+    }
+
+    func getAll(_ interface: String = ReelApp.playerInterface) throws -> [DBusValue] {
+        try bus.call(Self.busName, Self.mprisPath, "org.freedesktop.DBus.Properties", "GetAll", [.string(interface)])
+    }
+
+    var status: String { (try? property("PlaybackStatus"))?.stringValue ?? "" }
+    var position: Double { Double((try? property("Position"))?.int64Value ?? -1) / 1_000_000 }
+    var metadata: [String: DBusValue] { (try? property("Metadata"))?.dictionary ?? [:] }
+    var title: String { metadata["xesam:title"]?.stringValue ?? "" }
+
+    func waitForPlaying(_ title: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        eventually("playing \(title ?? "")", file: file, line: line) {
+            self.status == "Playing" && (title == nil || self.title == title) && self.position > 0.1
+        }
+    }
+
+    // MARK: GApplication actions (org.gtk.Actions on the app's own bus name)
+
+    func activate(_ action: String, _ parameter: String? = nil) {
+        let result = shell("gdbus", ["call", "--session", "--dest", "org.reelplayer.Reel", "--object-path", "/org/reelplayer/Reel",
+                                   "--method", "org.gtk.Actions.Activate", action, parameter.map { "[<\($0)>]" } ?? "[]", "{}"])
+        XCTAssertEqual(result.status, 0, "action \(action): \(result.output)")
+    }
+
+    // MARK: The window
+
+    /// The X window id of Reel's main window, once it is mapped.
+    var windowID: String {
+        var id = ""
+        eventually("Reel's window") {
+            let result = shell("xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"])
+            id = result.output.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            return result.status == 0 && !id.isEmpty
+        }
+        return id
+    }
+
+    func screenshot(_ name: String? = nil) -> Image? {
+        let id = windowID
+        let result = runData("import", ["-window", id, "-depth", "8", "ppm:-"])
+        guard let image = Image(ppm: result) else { return nil }
+        if let name {
+            try? FileManager.default.createDirectory(at: Paths.artifacts, withIntermediateDirectories: true)
+            shell("convert", ["ppm:-", Paths.artifacts.appendingPathComponent("\(name).png").path], stdin: result)
+        }
+        return image
+    }
+
+    func resize(width: Int, height: Int) {
+        let id = windowID
+        shell("xdotool", ["windowsize", "--sync", id, "\(width)", "\(height)"])
+    }
+
+    /// Types keys into the focused window (synthetic events sent to a window are ignored by GTK).
+    func key(_ keys: String...) {
+        let id = windowID
+        shell("xdotool", ["windowactivate", "--sync", id])
+        shell("xdotool", ["key", "--clearmodifiers"] + keys)
+    }
+
+    /// Clicks at a point given as fractions of the window's size.
+    func click(x: Double, y: Double) {
+        let id = windowID
+        let geometry = shell("xdotool", ["getwindowgeometry", "--shell", id]).output
+        func value(_ key: String) -> Double {
+            geometry.split(whereSeparator: \.isNewline).first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        shell("xdotool", ["mousemove", "--window", id, "\(Int(value("WIDTH") * x))", "\(Int(value("HEIGHT") * y))", "click", "1"])
+    }
+}
+
+@discardableResult
+func shell(_ executable: String, _ arguments: [String], stdin: Data) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [executable] + arguments
+    let input = Pipe()
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return -1 }
+    input.fileHandleForWriting.write(stdin)
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+func runData(_ executable: String, _ arguments: [String]) -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [executable] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return Data() }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data
+}
+
+/// An RGB screenshot.
+struct Image {
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    init?(ppm data: Data) {
+        // P6\n<w> <h>\n<max>\n<binary>
+        var fields: [String] = []
+        var index = data.startIndex
+        var current = ""
+        while fields.count < 4 && index < data.endIndex {
+            let byte = data[index]
+            index += 1
+            if byte == UInt8(ascii: "#") {
+                while index < data.endIndex && data[index] != 10 { index += 1 }
+            } else if byte == 10 || byte == 32 || byte == 9 || byte == 13 {
+                if !current.isEmpty { fields.append(current); current = "" }
+            } else {
+                current.append(Character(UnicodeScalar(byte)))
+            }
+        }
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
+              data.endIndex - index >= w * h * 3 else { return nil }
+        width = w
+        height = h
+        pixels = [UInt8](data[index..<(index + w * h * 3)])
+    }
+
+    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * width + x) * 3
+        return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+    }
+
+    /// Mean colour of a rectangle given in fractions of the image.
+    func mean(x0: Double, y0: Double, x1: Double, y1: Double) -> (r: Double, g: Double, b: Double) {
+        var sum = (0, 0, 0), count = 0
+        for y in Int(y0 * Double(height))..<Int(y1 * Double(height)) {
+            for x in Int(x0 * Double(width))..<Int(x1 * Double(width)) {
+                let p = pixel(x, y)
+                sum.0 += p.r; sum.1 += p.g; sum.2 += p.b
+                count += 1
+            }
+        }
+        let n = Double(max(count, 1))
+        return (Double(sum.0) / n, Double(sum.1) / n, Double(sum.2) / n)
+    }
+
+    /// The share of pixels that differ noticeably between two same-sized images.
+    func difference(_ other: Image) -> Double {
+        guard other.width == width, other.height == height else { return 1 }
+        var differing = 0
+        for i in stride(from: 0, to: pixels.count, by: 3) where abs(Int(pixels[i]) - Int(other.pixels[i])) +
+            abs(Int(pixels[i + 1]) - Int(other.pixels[i + 1])) + abs(Int(pixels[i + 2]) - Int(other.pixels[i + 2])) > 30 {
+            differing += 1
+        }
+        return Double(differing) / Double(width * height)
+    }
+
+    /// The share of pixels that are not (nearly) black.
+    var litFraction: Double {
+        var lit = 0
+        for i in stride(from: 0, to: pixels.count, by: 3) where Int(pixels[i]) + Int(pixels[i + 1]) + Int(pixels[i + 2]) > 60 {
+            lit += 1
+        }
+        return Double(lit) / Double(width * height)
+    }
+}
+
+/// Records what reaches the session's null sink (its monitor), as mono 16-bit samples.
+final class SoundRecorder {
+    static let sampleRate = 8000
+    private let process = Process()
+    private let pipe = Pipe()
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le", "--rate=\(Self.sampleRate)",
+                             "--channels=1", "--latency-msec=20"]
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Stops and returns the samples recorded.
+    func stop() -> [Int16] {
+        process.terminate()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// RMS level of each `milliseconds` window.
+    static func levels(_ samples: [Int16], windowMilliseconds: Int = 10) -> [Double] {
+        let size = sampleRate * windowMilliseconds / 1000
+        return stride(from: 0, to: samples.count - size, by: size).map { start in
+            let window = samples[start..<(start + size)]
+            return (window.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(size)).squareRoot()
+        }
+    }
+}

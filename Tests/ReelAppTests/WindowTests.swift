@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+/// The real window, driven from outside and looked at through screenshots.
+final class WindowTests: XCTestCase {
+    func testVersionAndHelpAnswerWithoutAWindow() {
+        let version = shell(Paths.reel.path, ["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.output.trimmingCharacters(in: .whitespacesAndNewlines), "Reel 0.1.0")
+        let help = shell(Paths.reel.path, ["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("FILE"), help.output)
+    }
+
+    func testDemoClipShowsMovingPicture() throws {
+        let app = try ReelApp([Paths.packageRoot.appendingPathComponent("data/demo.webm").path])
+        app.waitForPlaying()
+        Thread.sleep(forTimeInterval: 0.3)  // let a few frames reach the screen before comparing
+        let first = try XCTUnwrap(app.screenshot("demo-playing-1"))
+        var second: Image?
+        eventually("the picture changes while playing") {
+            second = app.screenshot()
+            return second.map { first.difference($0) > 0.01 } ?? false
+        }
+        _ = app.screenshot("demo-playing-2")
+        XCTAssertGreaterThan(first.litFraction, 0.3, "the video area is not black")
+    }
+
+    func testPausedPictureStandsStill() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        Thread.sleep(forTimeInterval: 0.3)
+        let first = try XCTUnwrap(app.screenshot())
+        Thread.sleep(forTimeInterval: 1)
+        let second = try XCTUnwrap(app.screenshot("paused"))
+        XCTAssertLessThan(first.difference(second), 0.002, "two captures 1 s apart match while paused")
+        XCTAssertGreaterThan(second.litFraction, 0.3, "the last frame stays on screen")
+    }
+
+    /// A red 4:3 clip: red in the middle, black bars at the sides of a wide window and above and
+    /// below the picture in a tall one.
+    func testColoursAndLetterboxingAtTwoSizes() throws {
+        let app = try ReelApp([Paths.media("short-1.webm")])
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+
+        app.resize(width: 1000, height: 500)
+        var wide: Image?
+        eventually("pillarboxed red picture") {
+            wide = app.screenshot()
+            guard let image = wide else { return false }
+            let red = image.mean(x0: 0.45, y0: 0.2, x1: 0.55, y1: 0.3)
+            let side = image.mean(x0: 0.01, y0: 0.3, x1: 0.1, y1: 0.6)
+            return red.r > 180 && red.g < 80 && red.b < 80 && side.r + side.g + side.b < 30
+        }
+        _ = app.screenshot("letterbox-wide")
+
+        app.resize(width: 500, height: 900)
+        eventually("letterboxed red picture") {
+            guard let image = app.screenshot() else { return false }
+            let red = image.mean(x0: 0.3, y0: 0.45, x1: 0.4, y1: 0.5)
+            let above = image.mean(x0: 0.2, y0: 0.12, x1: 0.8, y1: 0.2)
+            let sides = image.mean(x0: 0.02, y0: 0.45, x1: 0.08, y1: 0.5)
+            return red.r > 180 && red.g < 80 && above.r + above.g + above.b < 30 && sides.r > 180
+        }
+        _ = app.screenshot("letterbox-tall")
+    }
+
+    func testMarkupInTitlesShowsLiterally() throws {
+        let app = try ReelApp([Paths.media("markup-title.mkv")])
+        app.waitForPlaying("<b>A & B</b>")
+        let name = shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(name, "<b>A & B</b>", "the window title is the literal text")
+        _ = app.screenshot("literal-title")
+    }
+
+    func testUnreadableFileShowsAnErrorAndTheNextFilePlays() throws {
+        let app = try ReelApp([Paths.media("random.mp4")])
+        eventually("stopped after the error") { app.status == "Stopped" && app.title == "random" }
+        eventually("the error is shown where the picture would be") {
+            guard let image = app.screenshot() else { return false }
+            // A status page (light text on the black video area) says what went wrong.
+            let centre = image.mean(x0: 0.2, y0: 0.25, x1: 0.8, y1: 0.65)
+            return centre.r > 8 && centre.r < 120
+        }
+        _ = app.screenshot("error-toast")
+        XCTAssertTrue(app.output.contains("random.mp4"), app.output)
+        try app.player("OpenUri", [.string(Paths.mediaURI("short-3.webm"))])
+        app.waitForPlaying("short-3")
+    }
+
+    func testPlayAfterTheEndStartsAgainFromZero() throws {
+        let app = try ReelApp([Paths.media("short-4.webm")])
+        app.waitForPlaying()
+        eventually("the end") { app.status == "Stopped" }
+        let ended = try XCTUnwrap(app.screenshot("ended"))
+        XCTAssertGreaterThan(ended.litFraction, 0.3, "the last frame stays on screen")
+        app.activate("play-pause")
+        eventually("playing from the start") { app.status == "Playing" && app.position < 1.5 }
+    }
+
+    func testButtonsKeysAndTroughMoveThePosition() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        app.resize(width: 960, height: 600)
+        let before = app.position
+        app.key("Right")
+        eventually("Right skips 10 s") { app.position >= before + 9 }
+        app.key("Left")
+        eventually("Left skips back") { app.position < before + 5 }
+        app.key("space")
+        eventually("Space pauses") { app.status == "Paused" }
+        app.key("space")
+        eventually("Space plays") { app.status == "Playing" }
+        app.key("End")
+        eventually("End ends the item") { app.status == "Stopped" }
+        app.key("Home")
+        eventually("Home goes to the start") { app.position < 1 }
+    }
+
+    func testElapsedTimeAdvancesOnScreen() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        let first = try XCTUnwrap(app.screenshot())
+        Thread.sleep(forTimeInterval: 1.2)
+        let second = try XCTUnwrap(app.screenshot("elapsed"))
+        // The elapsed label sits left of the slider in the control bar at the bottom.
+        let bar = { (image: Image) in image.mean(x0: 0.2, y0: 0.9, x1: 0.5, y1: 0.98) }
+        let a = bar(first), b = bar(second)
+        XCTAssertNotEqual(a.r + a.g + a.b, b.r + b.g + b.b, "the elapsed label and slider changed")
+    }
+
+    func testSoundReachesTheSpeakers() throws {
+        let recorder = try SoundRecorder()
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        eventually("two seconds played") { app.position > 2.2 }
+        let levels = SoundRecorder.levels(recorder.stop())
+        XCTAssertGreaterThan(levels.filter { $0 > 1000 }.count, 150, "1.5 s of the 440 Hz tone reached the null sink")
+        try app.player("Pause")
+    }
+}
