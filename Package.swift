@@ -39,10 +39,6 @@ let package = Package(
             dependencies: ["ReelCore", "ReelGLib", "ReelEngine", "ReelMPRIS", "CShims", "CGio",
                            "CGtk", "CAdwaita"],
             path: "Sources/ReelApp"),
-        .executableTarget(
-            name: "reel-make-media",
-            dependencies: ["ReelGLib", "CShims", "CGStreamer"],
-            path: "Sources/MakeMedia"),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
