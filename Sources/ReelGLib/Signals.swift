@@ -15,6 +15,7 @@ public struct SignalArguments: @unchecked Sendable {
         if reel_type_is_a(type, reel_type_object()) != 0 { return g_value_get_object(v) }
         if reel_type_is_a(type, reel_type_boxed()) != 0 { return g_value_get_boxed(v) }
         if type == reel_type_string() { return UnsafeMutableRawPointer(mutating: g_value_get_string(v)) }
+        if type == reel_type_variant() { return g_value_get_variant(v).map { UnsafeMutableRawPointer($0) } }
         return g_value_get_pointer(v)
     }
     public func string(_ i: Int) -> String? { g_value_get_string(values + i).map { String(cString: $0) } }

@@ -26,6 +26,7 @@ static inline GType reel_type_pointer(void) { return G_TYPE_POINTER; }
 static inline GType reel_type_boxed(void) { return G_TYPE_BOXED; }
 static inline GType reel_type_enum(void) { return G_TYPE_ENUM; }
 static inline GType reel_type_flags(void) { return G_TYPE_FLAGS; }
+static inline GType reel_type_variant(void) { return G_TYPE_VARIANT; }
 static inline GType reel_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
 static inline gboolean reel_type_is_a(GType t, GType parent) { return g_type_is_a(t, parent); }
 static inline gboolean reel_is_object(gpointer p) { return p != NULL && G_IS_OBJECT(p); }
