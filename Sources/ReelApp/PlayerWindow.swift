@@ -22,6 +22,7 @@ final class PlayerWindow {
     private var hideControlsTimer: guint = 0
     private var fileChooser: OpaquePointer?
     private var observation: PlayerModel.Observation?
+    private var visibility: VisibilityWatcher?
 
     static let controlsHideDelay: UInt32 = 3000
 
@@ -72,6 +73,14 @@ final class PlayerWindow {
         connectMainSignal(videoView.picture, "map") { _ in frameSink.setAccepting(true) }
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
         connectMainSignal(window, "notify::fullscreened") { [weak application] _ in application?.windowStateChanged() }
+        connectMainSignal(window, "close-request") { [weak self, weak application] args in
+            let hide = application?.shouldHideInsteadOfClosing() ?? false
+            if hide, let self { gtk_widget_set_visible(self.window, 0) }
+            args.setReturn(hide)
+        }
+        visibility = VisibilityWatcher(window: window) { [weak self, weak application] visible in
+            application?.videoVisibilityChanged(visible: visible, minimized: self?.visibility?.isMinimized ?? false)
+        }
         refresh()
     }
 

@@ -16,7 +16,11 @@ final class ReelApplication {
     private var player: (engine: GstPlayEngine, model: PlayerModel)?
     private var window: PlayerWindow?
     private var mpris: MPRISServer?
-    var skipInterval: Seconds = 10
+    private var debugInterface: DebugInterface?
+    private(set) var settings: Settings?
+    /// Held while the window is hidden and sound plays on in the background.
+    private var heldInBackground = false
+    var skipInterval: Seconds { settings?.skipInterval ?? 10 }
 
     init() {
         g_set_application_name(BuildInfo.name)
@@ -63,6 +67,19 @@ final class ReelApplication {
         let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)
         let model = PlayerModel(engine: engine)
         player = (engine, model)
+        let settings = Settings(schemaID: BuildInfo.appID)
+        self.settings = settings
+        model.setRate(settings.rate)
+        model.setVolume(settings.volume)
+        model.continueAfterErrors = settings.continueAfterErrors
+        // Speed and volume are remembered across runs.
+        model.observe { change in
+            switch change {
+            case .rate: settings.setRate(model.rate)
+            case .volume: settings.setVolume(model.volume)
+            default: break
+            }
+        }
         installActions(model)
         UI.loadCSS(Style.css)
         startMPRIS(model)
@@ -71,6 +88,7 @@ final class ReelApplication {
     /// The desktop's media controls; without a session bus Reel plays on without them.
     private func startMPRIS(_ model: PlayerModel) {
         guard let connection = g_application_get_dbus_connection(gcast(app)) else { return }
+        debugInterface = player.map { DebugInterface(connection: connection, engine: $0.engine) } ?? nil
         do {
             mpris = try MPRISServer(connection: connection, model: model, host: self, desktopEntry: BuildInfo.appID,
                                     mimeTypes: MediaTypes.mimeTypes)
@@ -82,9 +100,38 @@ final class ReelApplication {
     private func presentWindow() {
         guard let player else { return }
         if window == nil {
-            window = PlayerWindow(application: self, model: player.model, frameSink: player.engine.frameSink)
+            let window = PlayerWindow(application: self, model: player.model, frameSink: player.engine.frameSink)
+            connectMainSignal(window.window, "destroy") { [weak self] _ in self?.window = nil }
+            self.window = window
         }
         window?.present()
+        if heldInBackground {
+            heldInBackground = false
+            g_application_release(gcast(app))
+        }
+    }
+
+    // MARK: Background playback
+
+    /// Nothing of the video can be seen (minimized, hidden) or it can again.
+    func videoVisibilityChanged(visible: Bool, minimized: Bool) {
+        guard let model = player?.model else { return }
+        if !visible, minimized, settings?.minimizeAction == .pause {
+            model.pause()
+        }
+        // Unseen video is not decoded, converted or uploaded; the sound plays on.
+        model.setVideoVisible(visible)
+    }
+
+    /// Closing the window while playing keeps the sound going when the user chose so; Raise
+    /// (from the desktop's media controls) brings the window back.
+    func shouldHideInsteadOfClosing() -> Bool {
+        guard let model = player?.model, settings?.closeAction == .keepPlaying, model.status.isPlaying else { return false }
+        if !heldInBackground {
+            heldInBackground = true
+            g_application_hold(gcast(app))
+        }
+        return true
     }
 
     // MARK: Actions

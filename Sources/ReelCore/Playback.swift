@@ -109,6 +109,8 @@ public enum EngineEvent: Sendable, Equatable {
     case error(PlaybackError)
     case volume(Double)
     case muted(Bool)
+    /// The audio device in use went away (headphones unplugged) and the sound moved elsewhere.
+    case audioOutputLost
 }
 
 /// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;

@@ -307,6 +307,9 @@ public final class PlayerModel {
             guard abs(newVolume - volume) > 0.0001 else { return }
             volume = newVolume
             notify(.volume)
+        case .audioOutputLost:
+            // As phones do: pause, and resume only when the user says so.
+            if status.isPlaying || (status == .loading && wantsToPlay) { pause() }
         case .muted(let muted):
             guard muted != isMuted else { return }
             isMuted = muted

@@ -25,6 +25,10 @@ public final class GstPlayEngine: PlaybackEngine {
     private var rate: Double = 1
     private var rateAppliedToItem = false
     private var videoEnabled = true
+    private var videoTrackEnabled = true
+    private var videoSwitchTimer: guint = 0
+    static let videoSwitchSpacing: UInt32 = 250  // ms
+    public var isVideoEnabled: Bool { videoEnabled }
     private var lastMediaInfo: MediaInfo?
 
     public static let positionUpdateInterval: UInt32 = 100  // ms: ten updates a second
@@ -35,6 +39,7 @@ public final class GstPlayEngine: PlaybackEngine {
         player = ObjectRef(taking: gst_play_new(nil))
         pipeline = ObjectRef(taking: gst_play_get_pipeline(player.pointer))
 
+        var audioDeviceSink: UnsafeMutablePointer<GstElement>?
         let config = gst_play_get_config(player.pointer)
         gst_play_config_set_position_update_interval(config, Self.positionUpdateInterval)
         gst_play_config_set_seek_accurate(config, 1)
@@ -47,17 +52,34 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
             reel_sink_clear_trickmode_seeks(audioSink)
+            audioDeviceSink = audioSink
             reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(audioSink))
         }
         missingPlugins.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
         connectSignals()
+        if let audioDeviceSink { watchAudioDevice(audioDeviceSink) }
     }
 
     isolated deinit {
+        if videoSwitchTimer != 0 { g_source_remove(videoSwitchTimer) }
         g_signal_handlers_destroy(adapter.raw)
         gst_play_stop(player.pointer)
+    }
+
+    /// PulseAudio moves a stream to another device when the one in use disappears; pulsesink
+    /// then reports a new `current-device`. The notification comes on PulseAudio's thread.
+    private nonisolated func watchAudioDevice(_ sink: UnsafeMutablePointer<GstElement>) {
+        guard reel_object_has_property(sink, "current-device") != 0 else { return }
+        let lastDevice = Mutex<String>("")
+        connectSignal(UnsafeMutableRawPointer(sink), "notify::current-device") { [weak self] args in
+            guard let element = args.pointer(0),
+                  let device = takeString(reel_object_get_string(element, "current-device")), !device.isEmpty else { return }
+            let previous = lastDevice.withLock { last in defer { last = device }; return last }
+            guard !previous.isEmpty, previous != device else { return }
+            runSoon { self?.onEvent?(.audioOutputLost) }
+        }
     }
 
     /// PulseAudio with stream properties, so the desktop's sound settings show "Reel" as a video
@@ -194,7 +216,22 @@ public final class GstPlayEngine: PlaybackEngine {
         guard enabled != videoEnabled else { return }
         videoEnabled = enabled
         frameSink.setAccepting(enabled)
-        gst_play_set_video_track_enabled(player.pointer, enabled ? 1 : 0)
+        applyVideoTrackSwitch()
+    }
+
+    /// Switching the video track makes playbin relink its video branch; a new switch while the
+    /// last one is still settling can leave the pipeline stalled (seen with a window minimized
+    /// and restored many times a second). So switches are at least `videoSwitchSpacing` apart,
+    /// and the last wish wins.
+    private func applyVideoTrackSwitch() {
+        guard videoSwitchTimer == 0, videoEnabled != videoTrackEnabled else { return }
+        videoTrackEnabled = videoEnabled
+        gst_play_set_video_track_enabled(player.pointer, videoEnabled ? 1 : 0)
+        videoSwitchTimer = addTimeout(milliseconds: Self.videoSwitchSpacing) { [weak self] in
+            self?.videoSwitchTimer = 0
+            self?.applyVideoTrackSwitch()
+            return false
+        }
     }
 
     /// The pipeline, for tools and tests that inspect it.

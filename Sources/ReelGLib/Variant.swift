@@ -8,6 +8,7 @@ public indirect enum Variant: Equatable, Sendable {
     case int32(Int32)
     case int64(Int64)
     case uint32(UInt32)
+    case uint64(UInt64)
     case double(Double)
     case string(String)
     case objectPath(String)
@@ -25,6 +26,7 @@ public indirect enum Variant: Equatable, Sendable {
         case (.int32(let a), .int32(let b)): return a == b
         case (.int64(let a), .int64(let b)): return a == b
         case (.uint32(let a), .uint32(let b)): return a == b
+        case (.uint64(let a), .uint64(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.string(let a), .string(let b)), (.objectPath(let a), .objectPath(let b)): return a == b
         case (.strings(let a), .strings(let b)), (.objectPaths(let a), .objectPaths(let b)): return a == b
@@ -47,6 +49,7 @@ public indirect enum Variant: Equatable, Sendable {
         case .int32(let v): return g_variant_new_int32(v)
         case .int64(let v): return g_variant_new_int64(gint64(v))
         case .uint32(let v): return g_variant_new_uint32(v)
+        case .uint64(let v): return g_variant_new_uint64(guint64(v))
         case .double(let v): return g_variant_new_double(v)
         case .string(let v): return Self.validUTF8(v).withCString { g_variant_new_string($0) }
         case .objectPath(let v): return g_variant_new_object_path(v)

@@ -18,8 +18,9 @@ enum Paths {
 @discardableResult
 func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+    // Every external command gets a deadline: a stuck tool fails a test instead of hanging the suite.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["20", executable] + arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -62,7 +63,9 @@ final class ReelApp {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Paths.reel
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // The debug interface exposes the frame counters; it is off unless asked for.
+        process.environment = ProcessInfo.processInfo.environment.merging(["REEL_DEBUG_DBUS": "1"]) { $1 }
+            .merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = FileHandle.nullDevice
@@ -124,6 +127,28 @@ final class ReelApp {
         }
     }
 
+    // MARK: The debug interface (frame counters)
+
+    func debugProperty(_ name: String) -> DBusValue? {
+        try? bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.freedesktop.DBus.Properties", "Get",
+                      [.string("org.reelplayer.Reel.Debug"), .string(name)]).first?.unwrapped
+    }
+
+    var framesReceived: UInt64 { if case .uint64(let n)? = debugProperty("FramesReceived") { return n } else { return 0 } }
+    var framesShown: UInt64 { if case .uint64(let n)? = debugProperty("FramesShown") { return n } else { return 0 } }
+
+    /// CPU time (user + system) the process has used, in seconds.
+    var cpuTime: Double { Self.cpuTime(pid: process.processIdentifier) }
+
+    static func cpuTime(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // Fields after the command: state is [0]; utime and stime are [11] and [12].
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     // MARK: GApplication actions (org.gtk.Actions on the app's own bus name)
 
     func activate(_ action: String, _ parameter: String? = nil) {
@@ -134,14 +159,19 @@ final class ReelApp {
 
     // MARK: The window
 
-    /// The X window id of Reel's main window, once it is mapped.
+    private var knownWindowID: String?
+
+    /// The X window id of Reel's main window, once it is mapped (remembered: a minimized
+    /// window cannot be searched for).
     var windowID: String {
+        if let knownWindowID { return knownWindowID }
         var id = ""
         eventually("Reel's window") {
             let result = shell("xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"])
             id = result.output.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
             return result.status == 0 && !id.isEmpty
         }
+        if !id.isEmpty { knownWindowID = id }
         return id
     }
 
@@ -154,6 +184,21 @@ final class ReelApp {
             shell("convert", ["ppm:-", Paths.artifacts.appendingPathComponent("\(name).png").path], stdin: result)
         }
         return image
+    }
+
+    func minimize() {
+        let id = windowID
+        shell("xdotool", ["windowminimize", "--sync", id])
+        eventually("minimized") { self.isMinimized(id) }
+    }
+
+    func restore() {
+        let id = windowID
+        shell("wmctrl", ["-i", "-a", id])
+    }
+
+    func isMinimized(_ id: String) -> Bool {
+        shell("xprop", ["-id", id, "_NET_WM_STATE"]).output.contains("_NET_WM_STATE_HIDDEN")
     }
 
     func resize(width: Int, height: Int) {
@@ -182,8 +227,8 @@ final class ReelApp {
 @discardableResult
 func shell(_ executable: String, _ arguments: [String], stdin: Data) -> Int32 {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["20", executable] + arguments
     let input = Pipe()
     process.standardInput = input
     process.standardOutput = FileHandle.nullDevice
@@ -197,8 +242,8 @@ func shell(_ executable: String, _ arguments: [String], stdin: Data) -> Int32 {
 
 func runData(_ executable: String, _ arguments: [String]) -> Data {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["20", executable] + arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
@@ -282,22 +327,29 @@ struct Image {
 final class SoundRecorder {
     static let sampleRate = 8000
     private let process = Process()
-    private let pipe = Pipe()
+    /// A file, not a pipe: parec blocks on a full pipe and then cannot handle SIGTERM.
+    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("reel-rec-\(UUID().uuidString).raw")
 
     init() throws {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le", "--rate=\(Self.sampleRate)",
                              "--channels=1", "--latency-msec=20"]
-        process.standardOutput = pipe
+        process.standardOutput = try FileHandle(forWritingTo: file)
         process.standardError = FileHandle.nullDevice
         try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: file)
     }
 
     /// Stops and returns the samples recorded.
     func stop() -> [Int16] {
         process.terminate()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let data = (try? Data(contentsOf: file)) ?? Data()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 

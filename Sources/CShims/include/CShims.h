@@ -45,6 +45,8 @@ static inline void reel_object_set_uint64(gpointer o, const char *k, guint64 v) 
 static inline void reel_object_set_double(gpointer o, const char *k, gdouble v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_pointer(gpointer o, const char *k, gpointer v) { g_object_set(o, k, v, NULL); }
 static inline gpointer reel_object_get_object(gpointer o, const char *k) { gpointer v = NULL; g_object_get(o, k, &v, NULL); return v; }
+static inline gboolean reel_object_has_property(gpointer o, const char *k) { return g_object_class_find_property(G_OBJECT_GET_CLASS(o), k) != NULL; }
+static inline gchar *reel_object_get_string(gpointer o, const char *k) { gchar *v = NULL; g_object_get(o, k, &v, NULL); return v; }
 static inline gint reel_object_get_int(gpointer o, const char *k) { gint v = 0; g_object_get(o, k, &v, NULL); return v; }
 static inline guint64 reel_object_get_uint64(gpointer o, const char *k) { guint64 v = 0; g_object_get(o, k, &v, NULL); return v; }
 

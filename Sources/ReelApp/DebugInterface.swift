@@ -1,0 +1,45 @@
+import CGio
+import ReelEngine
+import ReelGLib
+
+/// A read-only window into the frame path for tests and diagnosis, exported only when the
+/// environment variable REEL_DEBUG_DBUS is set (never by default).
+@MainActor
+final class DebugInterface: DBusObjectHandler {
+    static let path = "/org/reelplayer/Reel/Debug"
+    static let interface = "org.reelplayer.Reel.Debug"
+    private let engine: GstPlayEngine
+    private var object: DBusObject?
+
+    static let xml = """
+    <node><interface name="org.reelplayer.Reel.Debug">
+      <property name="FramesReceived" type="t" access="read"/>
+      <property name="FramesShown" type="t" access="read"/>
+      <property name="VideoEnabled" type="b" access="read"/>
+    </interface></node>
+    """
+
+    init?(connection: OpaquePointer, engine: GstPlayEngine) {
+        guard getenv("REEL_DEBUG_DBUS") != nil else { return nil }
+        self.engine = engine
+        object = try? DBusObject(connection: connection, path: Self.path, introspectionXML: Self.xml, handler: self)
+    }
+
+    func call(interface: String, method: String, parameters: OpaquePointer) throws(DBusError) -> [Variant] {
+        throw .notSupported("no methods")
+    }
+
+    func property(interface: String, name: String) -> Variant? {
+        let counts = engine.frameSink.frameCounts
+        switch name {
+        case "FramesReceived": return .uint64(counts.received)
+        case "FramesShown": return .uint64(counts.shown)
+        case "VideoEnabled": return .bool(engine.isVideoEnabled)
+        default: return nil
+        }
+    }
+
+    func setProperty(interface: String, name: String, value: OpaquePointer) throws(DBusError) {
+        throw .notSupported("read-only")
+    }
+}

@@ -1,0 +1,71 @@
+import CGio
+import CShims
+import Foundation
+import ReelCore
+import ReelGLib
+
+/// Reel's GSettings (schema `org.reelplayer.Reel`). Installed, the schema is found the usual way;
+/// running from the source tree, in `.build/schemas` (made by meson_helpers/build-data). Without
+/// a schema the defaults apply and nothing is remembered — Reel still plays.
+@MainActor
+final class Settings {
+    enum MinimizeAction: String { case keepPlaying = "keep-playing", pause }
+    enum CloseAction: String { case quit, keepPlaying = "keep-playing" }
+
+    private let settings: UnsafeMutablePointer<GSettings>?
+
+    init(schemaID: String) {
+        settings = Self.open(schemaID)
+        if settings == nil { Log.warning("settings schema \(schemaID) not found; using defaults, nothing will be saved") }
+    }
+
+    private static func open(_ id: String) -> UnsafeMutablePointer<GSettings>? {
+        if let source = g_settings_schema_source_get_default(), let schema = g_settings_schema_source_lookup(source, id, 1) {
+            defer { g_settings_schema_unref(schema) }
+            return g_settings_new_full(schema, nil, nil)
+        }
+        guard let dir = BuildInfo.uninstalledSchemaDirectory,
+              FileManager.default.fileExists(atPath: dir + "/gschemas.compiled") else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        guard let source = g_settings_schema_source_new_from_directory(dir, g_settings_schema_source_get_default(), 0, &error) else {
+            g_clear_error(&error)
+            return nil
+        }
+        defer { g_settings_schema_source_unref(source) }
+        guard let schema = g_settings_schema_source_lookup(source, id, 0) else { return nil }
+        defer { g_settings_schema_unref(schema) }
+        return g_settings_new_full(schema, nil, nil)
+    }
+
+    // Values are clamped again here: a dconf write can bypass the schema's ranges.
+    var skipInterval: Seconds { Seconds(clamped(int("skip-interval", 10), 1, 300)) }
+    var minimizeAction: MinimizeAction { MinimizeAction(rawValue: string("minimize-action")) ?? .keepPlaying }
+    var closeAction: CloseAction { CloseAction(rawValue: string("close-action")) ?? .quit }
+    var rate: Double { clamped(double("rate", 1), PlayerModel.rateRange.lowerBound, PlayerModel.rateRange.upperBound) }
+    var volume: Double { clamped(double("volume", 1), 0, 1) }
+    var continueAfterErrors: Bool { bool("continue-after-errors", true) }
+
+    func setRate(_ value: Double) { set("rate", g_variant_new_double(value)) }
+    func setVolume(_ value: Double) { set("volume", g_variant_new_double(value)) }
+
+    /// Calls `handler` when any key changes.
+    func onChange(_ handler: @escaping @MainActor (String) -> Void) {
+        guard let settings else { return }
+        connectMainSignal(UnsafeMutableRawPointer(settings), "changed") { args in handler(args.string(1) ?? "") }
+    }
+
+    private func clamped<T: Comparable>(_ value: T, _ low: T, _ high: T) -> T { min(max(value, low), high) }
+
+    private func int(_ key: String, _ fallback: Int) -> Int { settings.map { Int(g_settings_get_int($0, key)) } ?? fallback }
+    private func double(_ key: String, _ fallback: Double) -> Double {
+        guard let settings else { return fallback }
+        let value = g_settings_get_double(settings, key)
+        return value.isFinite ? value : fallback
+    }
+    private func bool(_ key: String, _ fallback: Bool) -> Bool { settings.map { g_settings_get_boolean($0, key) != 0 } ?? fallback }
+    private func string(_ key: String) -> String { settings.flatMap { takeString(g_settings_get_string($0, key)) } ?? "" }
+    private func set(_ key: String, _ value: OpaquePointer) {
+        guard let settings else { g_variant_unref(g_variant_ref_sink(value)); return }
+        _ = g_settings_set_value(settings, key, value)
+    }
+}
