@@ -42,7 +42,7 @@ let package = Package(
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
-        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib"]),
+        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "CGStreamer"]),
         .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelCore"]),
     ]
 )

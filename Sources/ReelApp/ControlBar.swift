@@ -97,7 +97,7 @@ final class ControlBar {
         case .status, .item, .media: updateAll()
         case .rate: gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
         case .volume: updateVolume()
-        case .queue, .failed: break
+        case .queue, .failed, .warning: break
         }
     }
 

@@ -37,6 +37,7 @@ final class PlayerWindow {
         let header = adw_header_bar_new()!
         adw_header_bar_set_title_widget(gcast(header), titleWidget)
         adw_header_bar_pack_start(gcast(header), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
+        adw_header_bar_pack_end(gcast(header), Self.mainMenuButton())
 
         videoView = VideoView(paintable: frameSink.paintable.pointer)
         controls = ControlBar(model: model, skipInterval: { [weak application] in application?.skipInterval ?? 10 })
@@ -86,6 +87,18 @@ final class PlayerWindow {
 
     func present() { gtk_window_present(gcast(window)) }
 
+    private static func mainMenuButton() -> Widget {
+        let menu = g_menu_new()!
+        g_menu_append(menu, tr("_Preferences"), "app.preferences")
+        g_menu_append(menu, tr("_About Reel"), "app.about")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(gcast(button), gcast(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        UI.setTooltip(button, tr("Main Menu"))
+        return button
+    }
+
     var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
 
     func setFullscreen(_ fullscreen: Bool) {
@@ -99,6 +112,9 @@ final class PlayerWindow {
         switch change {
         case .item, .media, .status:
             refresh()
+        case .warning(let item, let problem):
+            Log.warning("\(item.uri): \(problem.message)")
+            showToast(problem.message)
         case .failed(let item, let error):
             Log.warning("\(item.uri): \(error.detail ?? error.message)")
             // The failed item's page says what went wrong; once the queue has moved on past it,

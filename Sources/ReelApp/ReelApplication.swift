@@ -165,10 +165,27 @@ final class ReelApplication {
             if let value, let uri = g_variant_get_string(value, nil) { model.open([String(cString: uri)]) }
         }
         add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
+        add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
+            guard let self, let settings = self.settings else { return }
+            PreferencesWindow.present(settings: settings, parent: self.window?.window)
+        }
+        add("about") { [weak self] _ in self?.showAbout() }
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
             guard let self else { return }
             g_application_quit(gcast(self.app))
         }
+    }
+
+    private func showAbout() {
+        let about = adw_about_window_new()!
+        adw_about_window_set_application_name(gcast(about), BuildInfo.name)
+        adw_about_window_set_application_icon(gcast(about), BuildInfo.appID)
+        adw_about_window_set_version(gcast(about), BuildInfo.version)
+        adw_about_window_set_developer_name(gcast(about), tr("The Reel developers"))
+        adw_about_window_set_comments(gcast(about), UI.escapeMarkup(tr("Play videos and audio files.")))
+        adw_about_window_set_license_type(gcast(about), GTK_LICENSE_GPL_3_0)
+        if let window { gtk_window_set_transient_for(gcast(about), gcast(window.window)) }
+        gtk_window_present(gcast(about))
     }
 
     /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,

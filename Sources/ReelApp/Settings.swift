@@ -1,4 +1,5 @@
 import CGio
+import CGtk
 import CShims
 import Foundation
 import ReelCore
@@ -46,6 +47,13 @@ final class Settings {
     var continueAfterErrors: Bool { bool("continue-after-errors", true) }
 
     func setRate(_ value: Double) { set("rate", g_variant_new_double(value)) }
+    func setString(_ key: String, _ value: String) { set(key, g_variant_new_string(value)) }
+
+    /// Keeps a widget property and a key in step, both ways.
+    func bind(_ key: String, to widget: Widget, property: String) {
+        guard let settings else { gtk_widget_set_sensitive(widget, 0); return }
+        g_settings_bind(settings, key, UnsafeMutableRawPointer(widget), property, G_SETTINGS_BIND_DEFAULT)
+    }
     func setVolume(_ value: Double) { set("volume", g_variant_new_double(value)) }
 
     /// Calls `handler` when any key changes.
@@ -63,7 +71,7 @@ final class Settings {
         return value.isFinite ? value : fallback
     }
     private func bool(_ key: String, _ fallback: Bool) -> Bool { settings.map { g_settings_get_boolean($0, key) != 0 } ?? fallback }
-    private func string(_ key: String) -> String { settings.flatMap { takeString(g_settings_get_string($0, key)) } ?? "" }
+    func string(_ key: String) -> String { settings.flatMap { takeString(g_settings_get_string($0, key)) } ?? "" }
     private func set(_ key: String, _ value: OpaquePointer) {
         guard let settings else { g_variant_unref(g_variant_ref_sink(value)); return }
         _ = g_settings_set_value(settings, key, value)

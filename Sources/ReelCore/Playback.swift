@@ -107,6 +107,9 @@ public enum EngineEvent: Sendable, Equatable {
     case seekDone(Seconds)
     case endOfStream
     case error(PlaybackError)
+    /// Something the user should know while the item still plays (a missing video decoder
+    /// with the sound playing on).
+    case warning(PlaybackError)
     case volume(Double)
     case muted(Bool)
     /// The audio device in use went away (headphones unplugged) and the sound moved elsewhere.

@@ -10,6 +10,8 @@ public final class PlayerModel {
         case seeked(Seconds)
         /// An item failed; the status may already have moved on to the next item.
         case failed(QueueItem, PlaybackError)
+        /// The item plays, but not entirely (e.g. sound without its video's decoder).
+        case warning(QueueItem, PlaybackError)
     }
 
     public static let rateRange: ClosedRange<Double> = 0.25...4.0
@@ -264,9 +266,20 @@ public final class PlayerModel {
         notify(.volume)
     }
 
-    /// The window tells the model whether any of the video can be seen; unseen video is not decoded.
+    /// Whether any of the video can be seen (the window is not minimized or hidden).
+    public private(set) var isVideoVisible = true
+
+    /// The window tells the model whether any of the video can be seen; unseen video is not
+    /// decoded. Audio-only media are left alone: there is nothing to detach, and switching the
+    /// pipeline's video branch would only disturb their sound.
     public func setVideoVisible(_ visible: Bool) {
-        engine.setVideoEnabled(visible)
+        guard visible != isVideoVisible else { return }
+        isVideoVisible = visible
+        syncVideoBranch()
+    }
+
+    private func syncVideoBranch() {
+        if !(media?.isAudioOnly ?? false) { engine.setVideoEnabled(isVideoVisible) }
     }
 
     // MARK: Engine events
@@ -288,6 +301,7 @@ public final class PlayerModel {
         case .mediaInfo(let info):
             guard info != media else { return }
             media = info
+            syncVideoBranch()
             notify(.media)
         case .buffering(let percent):
             if percent < 100, status.isPlaying || status == .loading {
@@ -303,6 +317,8 @@ public final class PlayerModel {
             endOfItem()
         case .error(let error):
             fail(with: error)
+        case .warning(let problem):
+            if let item = currentItem { notify(.warning(item, problem)) }
         case .volume(let newVolume):
             guard abs(newVolume - volume) > 0.0001 else { return }
             volume = newVolume

@@ -54,11 +54,23 @@ public final class FrameSink: Sendable {
         reel_object_set_bool(sink, "enable-last-sample", 0)
         reel_object_set_bool(sink, "qos", 1)
 
-        let me = Unmanaged.passRetained(self).toOpaque()
+        // The appsink holds its callback's target weakly: this object owns the appsink.
+        let target = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
         reel_app_sink_set_sample_callback(gcast(sink), { sample, data in
-            let sink = Unmanaged<FrameSink>.fromOpaque(data!).takeUnretainedValue()
+            let target = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue()
+            guard let sink = target.sink else { gst_sample_unref(sample); return }
             sink.receive(SampleRef(pointer: sample!))
-        }, me, { data in Unmanaged<FrameSink>.fromOpaque(data!).release() })
+        }, target, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
+    }
+
+    private final class WeakTarget: Sendable {
+        weak let sink: FrameSink?
+        init(_ sink: FrameSink) { self.sink = sink }
+    }
+
+    deinit {
+        // The streaming thread may still call in until the pipeline is gone; drop what waits.
+        if let sample = mailbox.withLock({ $0.sample }) { gst_sample_unref(sample.pointer) }
     }
 
     /// Frames that reached the sink (decoded and converted) and frames put on screen, since start.

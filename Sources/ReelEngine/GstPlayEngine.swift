@@ -24,6 +24,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private var currentURI: String?
     private var rate: Double = 1
     private var rateAppliedToItem = false
+    private var warnedAboutMissingCodec = false
     private var videoEnabled = true
     private var videoTrackEnabled = true
     private var videoSwitchTimer: guint = 0
@@ -144,6 +145,12 @@ public final class GstPlayEngine: PlaybackEngine {
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
             self.onEvent?(.error(self.describe(error)))
         }
+        connectMainSignal(a, "warning") { [weak self] _ in
+            // A stream without a decoder while the rest plays: say which, once per item.
+            guard let self, !self.warnedAboutMissingCodec, let missing = self.missingPlugins.first else { return }
+            self.warnedAboutMissingCodec = true
+            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: missing.message)))
+        }
         connectMainSignal(a, "media-info-updated") { [weak self] args in
             guard let self, let info = args.pointer(1) else { return }
             let media = MediaInfoReader.read(gcast(info))
@@ -167,6 +174,7 @@ public final class GstPlayEngine: PlaybackEngine {
     public func load(uri: String) {
         currentURI = uri
         rateAppliedToItem = false
+        warnedAboutMissingCodec = false
         lastMediaInfo = nil
         missingPlugins.reset()
         frameSink.clear()

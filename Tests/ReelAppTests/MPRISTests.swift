@@ -310,4 +310,37 @@ final class MPRISTests: XCTestCase {
         _ = try? app.bus.call(ReelApp.busName, ReelApp.mprisPath, Self.root, "Quit")
         eventually("quit") { !app.process.isRunning }
     }
+
+    func testASecondPlayerGetsAnInstanceName() throws {
+        // Someone else holds the well-known name, as another Reel would.
+        let other = try DBusClient()
+        let reply = try other.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                                   [.string(ReelApp.busName), .uint32(4)])
+        XCTAssertEqual(reply.first, .uint32(1), "the test took the name")
+        let process = Process()
+        process.executableURL = Paths.reel
+        process.arguments = [Paths.media("clip-vp9.webm")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let instance = "\(ReelApp.busName).instance\(process.processIdentifier)"
+        eventually("org.mpris.MediaPlayer2.Reel.instance<pid>") {
+            let owned = try other.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                                       [.string(instance)])
+            return owned.first?.boolValue == true
+        }
+        _ = try other.call(instance, ReelApp.mprisPath, Self.root, "Quit")
+        eventually("quit") { !process.isRunning }
+    }
+
+    func testFullscreenFollowsTheProperty() throws {
+        let app = try start()
+        let window = app.windowID
+        try app.setProperty("Fullscreen", .variantBool(true), interface: Self.root)
+        eventually("fullscreen") { shell("xprop", ["-id", window, "_NET_WM_STATE"]).output.contains("FULLSCREEN") }
+        eventually("reported") { (try? app.property("Fullscreen", interface: Self.root))?.boolValue == true }
+        try app.setProperty("Fullscreen", .variantBool(false), interface: Self.root)
+        eventually("windowed") { !shell("xprop", ["-id", window, "_NET_WM_STATE"]).output.contains("FULLSCREEN") }
+    }
 }

@@ -140,6 +140,92 @@ final class WindowTests: XCTestCase {
         eventually("two seconds played") { app.position > 2.2 }
         let levels = SoundRecorder.levels(recorder.stop())
         XCTAssertGreaterThan(levels.filter { $0 > 1000 }.count, 150, "1.5 s of the 440 Hz tone reached the null sink")
+        // The desktop's sound settings list the stream as Reel's, a video player's.
+        let inputs = shell("pactl", ["list", "sink-inputs"]).output
+        XCTAssertTrue(inputs.contains("media.role = \"video\""), inputs)
+        XCTAssertTrue(inputs.contains("application.name = \"Reel\""), inputs)
+        XCTAssertTrue(inputs.contains("application.icon_name = \"org.reelplayer.Reel\""), inputs)
         try app.player("Pause")
+    }
+
+    /// Mouse clicks on the control bar of a 960×600 window: play/pause, skip forward, the trough.
+    func testClickingPlaySkipAndTheTrough() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        app.resize(width: 960, height: 600)
+        _ = app.screenshot("controls")
+        // Where the controls are in that window (see the controls.png artifact).
+        let barY = 0.922
+        app.click(x: 91 / 960, y: barY)
+        eventually("the play/pause button pauses") { app.status == "Paused" }
+        let paused = app.position
+        app.click(x: 137 / 960, y: barY)
+        eventually("the skip button moves 10 s on") { abs(app.position - (paused + 10)) < 0.5 }
+        // The slider runs from about x=247 to x=703: its middle is the middle of the clip.
+        app.click(x: 475 / 960, y: barY)
+        eventually("a click on the trough jumps there") { abs(app.position - 15) < 2 }
+        XCTAssertEqual(app.status, "Paused", "seeking keeps the play/pause state")
+        app.click(x: 91 / 960, y: barY)
+        eventually("the play/pause button plays") { app.status == "Playing" }
+    }
+
+    func testControlsHideWhileWatchingAndComeBackOnMotion() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        app.resize(width: 960, height: 600)
+        let barIsShown = { (image: Image) -> Bool in
+            // The OSD bar is grey over the black video; hidden, the bottom band is video only.
+            let bar = image.mean(x0: 0.02, y0: 0.9, x1: 0.2, y1: 0.95)
+            return bar.r > 20
+        }
+        eventually("controls hide after 3 s without motion", timeout: 8) {
+            app.screenshot().map { !barIsShown($0) } ?? false
+        }
+        _ = app.screenshot("controls-hidden")
+        app.click(x: 0.5, y: 0.5)  // moves the pointer over the video
+        eventually("controls come back on motion") { app.screenshot().map(barIsShown) ?? false }
+    }
+
+    func testAudioOnlyMediaShowTheirCover() throws {
+        let app = try ReelApp([Paths.media("audio-only.ogg")])
+        app.waitForPlaying("Audio Only Title")
+        eventually("the cover fills the middle of the window") {
+            guard let image = app.screenshot() else { return false }
+            // The cover is a colourful pinwheel; the video area is otherwise black.
+            return image.mean(x0: 0.4, y0: 0.3, x1: 0.6, y1: 0.6).r > 40
+        }
+        _ = app.screenshot("audio-only")
+    }
+
+    func testEmptyWindowOffersToOpenAFile() throws {
+        let app = try ReelApp([])
+        let image = try XCTUnwrap(app.screenshot("empty-state"))
+        // The status page is light (the window background), not the black video area.
+        XCTAssertGreaterThan(image.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r, 150)
+        app.activate("open")
+        eventually("the Open dialog") {
+            shell("xdotool", ["search", "--onlyvisible", "--name", "^Open$"]).status == 0
+        }
+        _ = app.screenshot("open-dialog")
+    }
+
+    func testVolumeAndMuteKeysAndScrollingOverTheSlider() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        app.resize(width: 960, height: 600)
+        let volume = { (try? app.property("Volume"))?.doubleValue ?? -1 }
+        app.key("Down", "Down")
+        eventually("Down lowers the volume") { abs(volume() - 0.9) < 0.001 }
+        app.key("Up")
+        eventually("Up raises it") { abs(volume() - 0.95) < 0.001 }
+        app.key("m")
+        eventually("M mutes") { volume() == 0 }
+        app.key("m")
+        eventually("M unmutes") { abs(volume() - 0.95) < 0.001 }
+        // Scrolling over the slider steps by the skip interval (10 s): down goes back.
+        try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(15_000_000)])
+        eventually("at 15 s") { abs(app.position - 15) < 1 }
+        shell("xdotool", ["mousemove", "--window", app.windowID, "475", "553", "click", "5"])
+        eventually("scrolling down steps back 10 s") { app.position < 9 }
     }
 }

@@ -205,4 +205,20 @@ final class PlayerModelTests: XCTestCase {
         model.setVolume(0.6)
         XCTAssertEqual(count, 1)
     }
+
+    func testUnseenVideoIsDetachedButAudioOnlyMediaAreLeftAlone() {
+        openAndPlay()
+        model.setVideoVisible(false)
+        XCTAssertEqual(engine.commands, [.video(false)])
+        model.setVideoVisible(false)
+        XCTAssertEqual(engine.commands, [.video(false)], "no repeated switches")
+        model.setVideoVisible(true)
+        XCTAssertEqual(engine.commands.last, .video(true))
+        engine.clear()
+        model.open(["file:///song.ogg"])
+        engine.send(.mediaInfo(MediaInfo(hasVideo: false, hasAudio: true)))
+        model.setVideoVisible(false)
+        model.setVideoVisible(true)
+        XCTAssertFalse(engine.commands.contains(.video(false)), "audio-only media never get the video branch switched")
+    }
 }
