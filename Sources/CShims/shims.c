@@ -62,7 +62,6 @@ void reel_i18n_init(const char *domain, const char *localedir) {
   textdomain(domain);
 }
 const char *reel_gettext(const char *msgid) { return dgettext(reel_domain, msgid); }
-const char *reel_ngettext(const char *s, const char *p, unsigned long n) { return dngettext(reel_domain, s, p, n); }
 
 typedef struct {
   ReelSampleCallback callback;

@@ -56,12 +56,6 @@ final class Settings {
     }
     func setVolume(_ value: Double) { set("volume", g_variant_new_double(value)) }
 
-    /// Calls `handler` when any key changes.
-    func onChange(_ handler: @escaping @MainActor (String) -> Void) {
-        guard let settings else { return }
-        connectMainSignal(UnsafeMutableRawPointer(settings), "changed") { args in handler(args.string(1) ?? "") }
-    }
-
     private func clamped<T: Comparable>(_ value: T, _ low: T, _ high: T) -> T { min(max(value, low), high) }
 
     private func int(_ key: String, _ fallback: Int) -> Int { settings.map { Int(g_settings_get_int($0, key)) } ?? fallback }

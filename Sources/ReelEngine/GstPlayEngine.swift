@@ -242,9 +242,6 @@ public final class GstPlayEngine: PlaybackEngine {
         }
     }
 
-    /// The pipeline, for tools and tests that inspect it.
-    public var pipelineElement: UnsafeMutablePointer<GstElement> { pipeline.pointer }
-
     // MARK: Errors
 
     private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {

@@ -3,15 +3,8 @@ import Glibc
 /// Messages for whoever reads the terminal or the journal. User-facing errors go to the window;
 /// these carry the technical detail.
 public enum Log {
-    public static let verbose = getenv("REEL_DEBUG") != nil
-
     public static func warning(_ message: String) {
         writeLine("reel: \(message)")
-    }
-
-    public static func debug(_ message: @autoclosure () -> String) {
-        guard verbose else { return }
-        writeLine("reel: \(message())")
     }
 
     /// One write(2) per line, so lines from several threads never interleave.

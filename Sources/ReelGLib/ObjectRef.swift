@@ -41,9 +41,6 @@ public final class ObjectRef<Pointer: GObjectPointer>: @unchecked Sendable {
 
     public var raw: gpointer { pointer.raw }
 
-    /// The same object seen as another C type in its hierarchy (the caller knows it is one).
-    public func cast<T: GObjectPointer>(_: T.Type = T.self) -> T { T(pointer.raw) }
-
     deinit { g_object_unref(pointer.raw) }
 }
 

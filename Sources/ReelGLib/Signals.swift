@@ -20,9 +20,7 @@ public struct SignalArguments: @unchecked Sendable {
     }
     public func string(_ i: Int) -> String? { g_value_get_string(values + i).map { String(cString: $0) } }
     public func uint64(_ i: Int) -> UInt64 { UInt64(g_value_get_uint64(values + i)) }
-    public func int64(_ i: Int) -> Int64 { Int64(g_value_get_int64(values + i)) }
     public func double(_ i: Int) -> Double { g_value_get_double(values + i) }
-    public func bool(_ i: Int) -> Bool { g_value_get_boolean(values + i) != 0 }
     public func int(_ i: Int) -> Int {
         let v = values + i
         let type = reel_value_type(v)
