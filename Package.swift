@@ -43,6 +43,6 @@ let package = Package(
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
         .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "CGStreamer"]),
-        .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelCore"]),
+        .testTarget(name: "ReelAppTests", dependencies: ["CDBus"], exclude: ["Fixtures"]),
     ]
 )

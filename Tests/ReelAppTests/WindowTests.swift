@@ -199,11 +199,11 @@ final class WindowTests: XCTestCase {
 
     func testEmptyWindowOffersToOpenAFile() throws {
         let app = try ReelApp([])
-        let image = try XCTUnwrap(app.screenshot("empty-state"))
         // The status page is light (the window background), not the black video area.
-        XCTAssertGreaterThan(image.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r, 150)
-        app.activate("open")
-        eventually("the Open dialog") {
+        eventually("the empty state drawn") { (app.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150 }
+        _ = app.screenshot("empty-state")
+        app.key("ctrl+o")
+        eventually("Ctrl+O opens the Open dialog") {
             shell("xdotool", ["search", "--onlyvisible", "--name", "^Open$"]).status == 0
         }
         _ = app.screenshot("open-dialog")
@@ -227,5 +227,69 @@ final class WindowTests: XCTestCase {
         eventually("at 15 s") { abs(app.position - 15) < 1 }
         shell("xdotool", ["mousemove", "--window", app.windowID, "475", "553", "click", "5"])
         eventually("scrolling down steps back 10 s") { app.position < 9 }
+    }
+
+    /// Files dragged from another application (a file manager, here a small GTK drag source).
+    func testDroppedFilesPlay() throws {
+        let app = try ReelApp([])
+        let source = Process()
+        source.executableURL = Paths.packageRoot.appendingPathComponent("Tests/ReelAppTests/Fixtures/drag-source.py")
+        source.arguments = [Paths.mediaURI("short-2.webm"), Paths.mediaURI("short-3.webm")]
+        source.standardOutput = FileHandle.nullDevice
+        source.standardError = FileHandle.nullDevice
+        try source.run()
+        defer { source.terminate(); source.waitUntilExit() }
+        var sourceWindow = ""
+        eventually("the drag source's window") {
+            sourceWindow = shell("xdotool", ["search", "--onlyvisible", "--name", "^Reel drag source$"]).output
+                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            return !sourceWindow.isEmpty
+        }
+        shell("xdotool", ["windowmove", "--sync", sourceWindow, "0", "0"])
+        shell("xdotool", ["windowmove", "--sync", app.windowID, "400", "100"])
+        eventually("the empty window drawn") { (app.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150 }
+        // Press on the source, move in steps (XDND needs motion), release over Reel.
+        shell("xdotool", ["mousemove", "120", "140", "mousedown", "1"])
+        for x in [140, 180, 250, 350, 500, 700, 800] {
+            shell("xdotool", ["mousemove", "\(x)", "300"])
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        shell("xdotool", ["mousemove", "850", "400"])
+        Thread.sleep(forTimeInterval: 0.3)
+        shell("xdotool", ["mouseup", "1"])
+        app.waitForPlaying("short-2")
+        let tracks = try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings ?? []
+        XCTAssertEqual(tracks.count, 2, "both dropped files are queued")
+    }
+
+    /// Dragging the slider scrubs (the picture follows while the button is down) and lands
+    /// accurately where it is let go, keeping the paused state.
+    func testDraggingTheSliderScrubsAndLandsWhereReleased() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',member='Seeked'")
+        app.waitForPlaying()
+        app.resize(width: 960, height: 600)
+        try app.player("Pause")
+        try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(3_000_000)])
+        XCTAssertNotNil(app.bus.waitForSignal { $0.member == "Seeked" }, "the seek to 3 s finished")
+        eventually("paused at 3 s") { app.status == "Paused" && abs(app.position - 3) < 0.5 }
+        app.bus.clearSignals()
+        let id = app.windowID
+        // The slider runs from about x=247 (0 s) to x=703 (30 s) on the bar at y=553.
+        let start = 247 + Int(3.0 / 30 * 456)
+        shell("xdotool", ["mousemove", "--window", id, "\(start)", "553", "mousedown", "1"])
+        var positionsWhileDragging: [Double] = []
+        for x in stride(from: start, through: 600, by: 30) {
+            shell("xdotool", ["mousemove", "--window", id, "\(x)", "553"])
+            Thread.sleep(forTimeInterval: 0.12)
+            positionsWhileDragging.append(app.position)
+        }
+        shell("xdotool", ["mouseup", "1"])
+        let expected = Double(600 - 247) / 456 * 30
+        XCTAssertGreaterThan(positionsWhileDragging.max() ?? 0, 10, "the position follows the drag: \(positionsWhileDragging)")
+        let seeked = app.bus.waitForSignal { $0.member == "Seeked" }
+        XCTAssertEqual(Double(seeked?.arguments.first?.int64Value ?? 0) / 1e6, expected, accuracy: 1.0)
+        eventually("settled where released") { abs(app.position - expected) < 1.0 }
+        XCTAssertEqual(app.status, "Paused", "a seek keeps the paused state")
     }
 }
