@@ -25,6 +25,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private var rate: Double = 1
     private var rateAppliedToItem = false
     private var warnedAboutMissingCodec = false
+    private var loadingWatchdog: guint = 0
     private var videoEnabled = true
     private var videoTrackEnabled = true
     private var videoSwitchTimer: guint = 0
@@ -63,8 +64,9 @@ public final class GstPlayEngine: PlaybackEngine {
         if let audioDeviceSink { watchAudioDevice(audioDeviceSink) }
     }
 
-    isolated deinit {
-        if videoSwitchTimer != 0 { g_source_remove(videoSwitchTimer) }
+    // Not isolated: an isolated deinit is queued on the main actor, which a thread iterating
+    // only the GLib loop (tests, tools) never drains; these calls are safe from any thread.
+    deinit {
         g_signal_handlers_destroy(adapter.raw)
         gst_play_stop(player.pointer)
     }
@@ -119,6 +121,7 @@ public final class GstPlayEngine: PlaybackEngine {
             }
             // GstPlay resets its rate when it loads a URI; the item's rate is applied once
             // the pipeline has prerolled, so the whole item plays at the rate the user chose.
+            if state == .paused || state == .playing { self.stopLoadingWatchdog() }
             if (state == .paused || state == .playing), !self.rateAppliedToItem {
                 self.rateAppliedToItem = true
                 if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
@@ -143,6 +146,7 @@ public final class GstPlayEngine: PlaybackEngine {
         connectMainSignal(a, "error") { [weak self] args in
             guard let self else { return }
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
+            self.stopLoadingWatchdog()
             self.onEvent?(.error(self.describe(error)))
         }
         connectMainSignal(a, "warning") { [weak self] _ in
@@ -188,6 +192,33 @@ public final class GstPlayEngine: PlaybackEngine {
             return
         }
         gst_play_set_uri(player.pointer, uri)
+        startLoadingWatchdog(for: uri)
+    }
+
+    /// How long an item may take to start: a local file prerolls in well under a second; a
+    /// stream gets longer. GStreamer sometimes swallows a demuxer's error about a damaged file
+    /// (decodebin drops it while autoplugging) and the pipeline then waits forever.
+    static func loadingTimeout(for uri: String) -> UInt32 { uri.hasPrefix("file:") ? 5_000 : 30_000 }
+
+    private func startLoadingWatchdog(for uri: String) {
+        if loadingWatchdog != 0 { g_source_remove(loadingWatchdog) }
+        loadingWatchdog = addTimeout(milliseconds: Self.loadingTimeout(for: uri)) { [weak self] in
+            guard let self else { return false }
+            self.loadingWatchdog = 0
+            guard self.currentURI == uri else { return false }
+            gst_play_stop(self.player.pointer)
+            let name = QueueItem(id: 0, uri: uri).displayName
+            let message = uri.hasPrefix("file:")
+                ? String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name)
+                : String(format: tr("“%@” did not answer in time."), name)
+            self.onEvent?(.error(PlaybackError(kind: uri.hasPrefix("file:") ? .notMedia : .network, message: message)))
+            return false
+        }
+    }
+
+    private func stopLoadingWatchdog() {
+        if loadingWatchdog != 0 { g_source_remove(loadingWatchdog) }
+        loadingWatchdog = 0
     }
 
     public func play() {
@@ -196,7 +227,10 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func pause() { gst_play_pause(player.pointer) }
-    public func stop() { gst_play_stop(player.pointer) }
+    public func stop() {
+        stopLoadingWatchdog()
+        gst_play_stop(player.pointer)
+    }
 
     public func seek(to position: Seconds, accurate: Bool) {
         let time = GStreamer.clockTime(position)
