@@ -14,22 +14,34 @@ enum Paths {
     static func mediaURI(_ name: String) -> String { media.appendingPathComponent(name).absoluteString }
 }
 
-/// Runs a command to completion and returns its status and output.
-@discardableResult
-func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
+/// Runs a command to completion. Every command gets a 20 s deadline: a stuck tool fails a test
+/// instead of hanging the suite.
+private func runCommand(_ executable: String, _ arguments: [String], environment: [String: String],
+                        includeErrors: Bool) -> (status: Int32, output: Data) {
     let process = Process()
-    // Every external command gets a deadline: a stuck tool fails a test instead of hanging the suite.
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
     process.arguments = ["20", executable] + arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = pipe
+    process.standardError = includeErrors ? pipe : FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return (-1, "\(error)") }
+    do { try process.run() } catch { return (-1, Data("\(error)".utf8)) }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return (process.terminationStatus, data)
+}
+
+/// Runs a command and returns its status and what it printed (standard output and error).
+@discardableResult
+func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
+    let result = runCommand(executable, arguments, environment: environment, includeErrors: true)
+    return (result.status, String(decoding: result.output, as: UTF8.self))
+}
+
+/// Runs a command and returns its standard output as bytes.
+func runData(_ executable: String, _ arguments: [String]) -> Data {
+    runCommand(executable, arguments, environment: [:], includeErrors: false).output
 }
 
 /// Polls `condition` until it holds or `timeout` passes (then fails the test).
@@ -181,7 +193,10 @@ final class ReelApp {
         guard let image = Image(ppm: result) else { return nil }
         if let name {
             try? FileManager.default.createDirectory(at: Paths.artifacts, withIntermediateDirectories: true)
-            shell("convert", ["ppm:-", Paths.artifacts.appendingPathComponent("\(name).png").path], stdin: result)
+            let ppm = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).ppm")
+            try? result.write(to: ppm)
+            shell("convert", [ppm.path, Paths.artifacts.appendingPathComponent("\(name).png").path])
+            try? FileManager.default.removeItem(at: ppm)
         }
         return image
     }
@@ -222,36 +237,6 @@ final class ReelApp {
         }
         shell("xdotool", ["mousemove", "--window", id, "\(Int(value("WIDTH") * x))", "\(Int(value("HEIGHT") * y))", "click", "1"])
     }
-}
-
-@discardableResult
-func shell(_ executable: String, _ arguments: [String], stdin: Data) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["20", executable] + arguments
-    let input = Pipe()
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return -1 }
-    input.fileHandleForWriting.write(stdin)
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return process.terminationStatus
-}
-
-func runData(_ executable: String, _ arguments: [String]) -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["20", executable] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return Data() }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return data
 }
 
 /// An RGB screenshot.
