@@ -72,11 +72,6 @@ final class SeekSlider {
         gtk_widget_set_sensitive(widget, model.canSeek ? 1 : 0)
         let description = String(format: tr("%@ of %@"), TimeFormat.string(model.position),
                                  TimeFormat.string(model.duration))
-        var property = GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT
-        var value = GValue()
-        g_value_init(&value, reel_type_string())
-        g_value_set_string(&value, description)
-        gtk_accessible_update_property_value(gcast(widget), 1, &property, &value)
-        g_value_unset(&value)
+        UI.setAccessibleProperty(widget, GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, description)
     }
 }

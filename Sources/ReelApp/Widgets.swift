@@ -23,10 +23,15 @@ enum UI {
     }
 
     static func setAccessibleLabel(_ widget: Widget, _ text: String) {
+        setAccessibleProperty(widget, GTK_ACCESSIBLE_PROPERTY_LABEL, text)
+    }
+
+    /// Sets a string accessible property (label, value text) that screen readers announce.
+    static func setAccessibleProperty(_ widget: Widget, _ property: GtkAccessibleProperty, _ text: String) {
         var value = GValue()
         g_value_init(&value, reel_type_string())
         g_value_set_string(&value, text)
-        var property = GTK_ACCESSIBLE_PROPERTY_LABEL
+        var property = property
         gtk_accessible_update_property_value(gcast(widget), 1, &property, &value)
         g_value_unset(&value)
     }

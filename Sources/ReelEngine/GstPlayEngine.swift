@@ -121,10 +121,12 @@ public final class GstPlayEngine: PlaybackEngine {
             }
             // GstPlay resets its rate when it loads a URI; the item's rate is applied once
             // the pipeline has prerolled, so the whole item plays at the rate the user chose.
-            if state == .paused || state == .playing { self.stopLoadingWatchdog() }
-            if (state == .paused || state == .playing), !self.rateAppliedToItem {
-                self.rateAppliedToItem = true
-                if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
+            if state == .paused || state == .playing {
+                self.stopLoadingWatchdog()
+                if !self.rateAppliedToItem {
+                    self.rateAppliedToItem = true
+                    if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
+                }
             }
             self.onEvent?(.state(state))
         }
@@ -176,6 +178,7 @@ public final class GstPlayEngine: PlaybackEngine {
     // MARK: PlaybackEngine
 
     public func load(uri: String) {
+        stopLoadingWatchdog()
         currentURI = uri
         rateAppliedToItem = false
         warnedAboutMissingCodec = false
@@ -195,23 +198,22 @@ public final class GstPlayEngine: PlaybackEngine {
         startLoadingWatchdog(for: uri)
     }
 
-    /// How long an item may take to start: a local file prerolls in well under a second; a
-    /// stream gets longer. GStreamer sometimes swallows a demuxer's error about a damaged file
-    /// (decodebin drops it while autoplugging) and the pipeline then waits forever.
-    static func loadingTimeout(for uri: String) -> UInt32 { uri.hasPrefix("file:") ? 5_000 : 30_000 }
-
+    /// Gives an item a while to start — 5 s for a local file (which prerolls in well under a
+    /// second), 30 s for a stream — then fails it in words. GStreamer sometimes swallows a
+    /// demuxer's error about a damaged file (decodebin drops it while autoplugging) and the
+    /// pipeline then waits forever.
     private func startLoadingWatchdog(for uri: String) {
-        if loadingWatchdog != 0 { g_source_remove(loadingWatchdog) }
-        loadingWatchdog = addTimeout(milliseconds: Self.loadingTimeout(for: uri)) { [weak self] in
+        let isLocal = uri.hasPrefix("file:")
+        loadingWatchdog = addTimeout(milliseconds: isLocal ? 5_000 : 30_000) { [weak self] in
             guard let self else { return false }
             self.loadingWatchdog = 0
             guard self.currentURI == uri else { return false }
             gst_play_stop(self.player.pointer)
             let name = QueueItem(id: 0, uri: uri).displayName
-            let message = uri.hasPrefix("file:")
-                ? String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name)
-                : String(format: tr("“%@” did not answer in time."), name)
-            self.onEvent?(.error(PlaybackError(kind: uri.hasPrefix("file:") ? .notMedia : .network, message: message)))
+            let error = isLocal
+                ? PlaybackError(kind: .notMedia, message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))
+                : PlaybackError(kind: .network, message: String(format: tr("“%@” did not answer in time."), name))
+            self.onEvent?(.error(error))
             return false
         }
     }
