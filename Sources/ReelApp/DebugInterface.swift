@@ -9,6 +9,7 @@ final class DebugInterface: DBusObjectHandler {
     static let path = "/org/reelplayer/Reel/Debug"
     static let interface = "org.reelplayer.Reel.Debug"
     private let engine: GstPlayEngine
+    private let controlsShown: @MainActor () -> Bool
     private var object: DBusObject?
 
     static let xml = """
@@ -16,12 +17,14 @@ final class DebugInterface: DBusObjectHandler {
       <property name="FramesReceived" type="t" access="read"/>
       <property name="FramesShown" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
+      <property name="ControlsShown" type="b" access="read"/>
     </interface></node>
     """
 
-    init?(connection: OpaquePointer, engine: GstPlayEngine) {
+    init?(connection: OpaquePointer, engine: GstPlayEngine, controlsShown: @escaping @MainActor () -> Bool) {
         guard getenv("REEL_DEBUG_DBUS") != nil else { return nil }
         self.engine = engine
+        self.controlsShown = controlsShown
         object = try? DBusObject(connection: connection, path: Self.path, introspectionXML: Self.xml, handler: self)
     }
 
@@ -35,6 +38,7 @@ final class DebugInterface: DBusObjectHandler {
         case "FramesReceived": return .uint64(counts.received)
         case "FramesShown": return .uint64(counts.shown)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
+        case "ControlsShown": return .bool(controlsShown())
         default: return nil
         }
     }

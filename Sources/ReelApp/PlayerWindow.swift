@@ -99,6 +99,11 @@ final class PlayerWindow {
         return button
     }
 
+    /// Whether the control bar is fully shown (not hidden, not fading).
+    var controlsShown: Bool {
+        gtk_revealer_get_reveal_child(gcast(controlsRevealer)) != 0 && gtk_revealer_get_child_revealed(gcast(controlsRevealer)) != 0
+    }
+
     var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
 
     func setFullscreen(_ fullscreen: Bool) {

@@ -88,7 +88,9 @@ final class ReelApplication {
     /// The desktop's media controls; without a session bus Reel plays on without them.
     private func startMPRIS(_ model: PlayerModel) {
         guard let connection = g_application_get_dbus_connection(gcast(app)) else { return }
-        debugInterface = player.map { DebugInterface(connection: connection, engine: $0.engine) } ?? nil
+        debugInterface = player.map {
+            DebugInterface(connection: connection, engine: $0.engine) { [weak self] in self?.window?.controlsShown ?? false }
+        } ?? nil
         do {
             mpris = try MPRISServer(connection: connection, model: model, host: self, desktopEntry: BuildInfo.appID,
                                     mimeTypes: MediaTypes.mimeTypes)

@@ -216,6 +216,20 @@ final class ReelApp {
         shell("xprop", ["-id", id, "_NET_WM_STATE"]).output.contains("_NET_WM_STATE_HIDDEN")
     }
 
+    /// The control bar hides after 3 s without pointer motion while playing: move the pointer
+    /// over the video and wait until the bar is drawn again, before clicking or scrolling on it.
+    func revealControls(file: StaticString = #filePath, line: UInt = #line) {
+        let id = windowID
+        var offset = 0
+        eventually("the control bar shown", file: file, line: line) {
+            offset = (offset + 7) % 40
+            shell("xdotool", ["mousemove", "--window", id, "\(300 + offset)", "300"])
+            return self.controlsShown
+        }
+    }
+
+    var controlsShown: Bool { debugProperty("ControlsShown") == .bool(true) }
+
     func resize(width: Int, height: Int) {
         let id = windowID
         shell("xdotool", ["windowsize", "--sync", id, "\(width)", "\(height)"])

@@ -156,6 +156,7 @@ final class WindowTests: XCTestCase {
         _ = app.screenshot("controls")
         // Where the controls are in that window (see the controls.png artifact).
         let barY = 0.922
+        app.revealControls()
         app.click(x: 91 / 960, y: barY)
         eventually("the play/pause button pauses") { app.status == "Paused" }
         let paused = app.position
@@ -173,17 +174,11 @@ final class WindowTests: XCTestCase {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
         app.waitForPlaying()
         app.resize(width: 960, height: 600)
-        let barIsShown = { (image: Image) -> Bool in
-            // The OSD bar is grey over the black video; hidden, the bottom band is video only.
-            let bar = image.mean(x0: 0.02, y0: 0.9, x1: 0.2, y1: 0.95)
-            return bar.r > 20
-        }
-        eventually("controls hide after 3 s without motion", timeout: 8) {
-            app.screenshot().map { !barIsShown($0) } ?? false
-        }
+        eventually("controls hide after 3 s without motion", timeout: 8) { !app.controlsShown }
+        XCTAssertEqual(app.status, "Playing")
         _ = app.screenshot("controls-hidden")
-        app.click(x: 0.5, y: 0.5)  // moves the pointer over the video
-        eventually("controls come back on motion") { app.screenshot().map(barIsShown) ?? false }
+        app.revealControls()  // fails the test unless pointer motion brings the bar back
+        _ = app.screenshot("controls-shown")
     }
 
     func testAudioOnlyMediaShowTheirCover() throws {
@@ -225,6 +220,7 @@ final class WindowTests: XCTestCase {
         // Scrolling over the slider steps by the skip interval (10 s): down goes back.
         try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(15_000_000)])
         eventually("at 15 s") { abs(app.position - 15) < 1 }
+        app.revealControls()
         shell("xdotool", ["mousemove", "--window", app.windowID, "475", "553", "click", "5"])
         eventually("scrolling down steps back 10 s") { app.position < 9 }
     }
@@ -275,6 +271,7 @@ final class WindowTests: XCTestCase {
         eventually("paused at 3 s") { app.status == "Paused" && abs(app.position - 3) < 0.5 }
         app.bus.clearSignals()
         let id = app.windowID
+        app.revealControls()
         // The slider runs from about x=247 (0 s) to x=703 (30 s) on the bar at y=553.
         let start = 247 + Int(3.0 / 30 * 456)
         shell("xdotool", ["mousemove", "--window", id, "\(start)", "553", "mousedown", "1"])
