@@ -28,7 +28,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dispatch")]),
 
         .target(name: "ReelCore"),
-        .target(name: "ReelGLib", dependencies: ["CGio", "CShims"]),
+        .target(name: "ReelGLib", dependencies: ["ReelCore", "CGio", "CShims"]),
         .target(
             name: "ReelEngine",
             dependencies: ["ReelCore", "ReelGLib", "CShims", "CGio", "CGtk", "CGStreamer",

@@ -62,6 +62,9 @@ void reel_i18n_init(const char *domain, const char *localedir) {
   textdomain(domain);
 }
 const char *reel_gettext(const char *msgid) { return dgettext(reel_domain, msgid); }
+const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n) {
+    return dngettext(reel_domain, msgid, plural, n);
+}
 
 typedef struct {
   ReelSampleCallback callback;

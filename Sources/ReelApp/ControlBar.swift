@@ -12,6 +12,10 @@ final class ControlBar {
     let widget: Widget
     private let model: PlayerModel
     private let playButton: Widget
+    /// Play/pause, the skips and the slider: they wait while the gap between two plays counts down.
+    private let transport: [Widget]
+    private let previousButton: Widget
+    private let nextButton: Widget
     private let elapsedLabel: Widget
     private let totalButton: Widget
     private let rateButton: Widget
@@ -30,6 +34,8 @@ final class ControlBar {
         playButton = UI.iconButton("media-playback-start-symbolic", tooltip: tr("Play"), action: "app.play-pause")
         let forward = UI.iconButton("media-seek-forward-symbolic", tooltip: tr("Forward 10 Seconds"), action: "app.skip-forward")
         UI.addClasses(playButton, "circular")
+        previousButton = UI.iconButton("media-skip-backward-symbolic", tooltip: tr("Previous"), action: "app.previous")
+        nextButton = UI.iconButton("media-skip-forward-symbolic", tooltip: tr("Next"), action: "app.next")
 
         elapsedLabel = UI.label(TimeFormat.unknown, classes: ["time", "numeric"])
         slider = SeekSlider(model: model, skipInterval: skipInterval)
@@ -62,8 +68,10 @@ final class ControlBar {
         gtk_menu_button_set_icon_name(gcast(volumeButton), "audio-volume-high-symbolic")
         UI.setTooltip(volumeButton, tr("Volume"))
 
+        transport = [back, playButton, forward, slider.widget]
         let bar = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-                         [back, playButton, forward, elapsedLabel, slider.widget, totalButton, rateButton, volumeButton])
+                         [previousButton, back, playButton, forward, nextButton, elapsedLabel, slider.widget, totalButton,
+                          rateButton, volumeButton])
         UI.addClasses(bar, "toolbar", "osd", "controls")
         gtk_widget_set_valign(bar, GTK_ALIGN_END)
         widget = bar
@@ -94,10 +102,10 @@ final class ControlBar {
     func update(_ change: PlayerModel.Change) {
         switch change {
         case .position, .duration, .seeked: updateTime()
-        case .status, .item, .media: updateAll()
+        case .status, .item, .media, .gap, .queue: updateAll()
         case .rate: gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
         case .volume: updateVolume()
-        case .queue, .failed, .warning: break
+        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed: break
         }
     }
 
@@ -106,14 +114,23 @@ final class ControlBar {
         gtk_button_set_icon_name(gcast(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         UI.setTooltip(playButton, playing ? tr("Pause") : tr("Play"))
         gtk_widget_set_sensitive(widget, model.currentItem != nil ? 1 : 0)
+        for control in transport { gtk_widget_set_sensitive(control, model.canControlTransport ? 1 : 0) }
+        gtk_widget_set_sensitive(previousButton, model.hasPrevious ? 1 : 0)
+        gtk_widget_set_sensitive(nextButton, model.hasNext ? 1 : 0)
         gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
         updateTime()
         updateVolume()
     }
 
     private func updateTime() {
-        gtk_label_set_text(gcast(elapsedLabel), model.duration == nil && model.currentItem == nil
-                           ? TimeFormat.unknown : TimeFormat.string(model.position))
+        if let remaining = model.gapRemaining {
+            // The countdown to the next play, where the elapsed time usually is.
+            let seconds = Int(remaining.rounded(.up))
+            gtk_label_set_text(gcast(elapsedLabel), String(format: trn("Next in %d second", "Next in %d seconds", seconds), seconds))
+        } else {
+            gtk_label_set_text(gcast(elapsedLabel), model.duration == nil && model.currentItem == nil
+                               ? TimeFormat.unknown : TimeFormat.string(model.position))
+        }
         let total = showsRemaining ? TimeFormat.remaining(position: model.position, duration: model.duration)
                                    : TimeFormat.string(model.duration)
         gtk_button_set_label(gcast(totalButton), total)

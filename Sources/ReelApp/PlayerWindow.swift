@@ -18,17 +18,21 @@ final class PlayerWindow {
     private let content: Widget
     private let videoView: VideoView
     private let controls: ControlBar
+    private let queuePanel: QueuePanel
+    private let queueRevealer: Widget
     private let controlsRevealer: Widget
     private var hideControlsTimer: guint = 0
     private var fileChooser: OpaquePointer?
     private var observation: PlayerModel.Observation?
     private var visibility: VisibilityWatcher?
+    private weak var application: ReelApplication?
 
     static let controlsHideDelay: UInt32 = 3000
 
     init(application: ReelApplication, model: PlayerModel, frameSink: FrameSink) {
         self.model = model
         self.frameSink = frameSink
+        self.application = application
         window = adw_application_window_new(gcast(application.app))!
         gtk_window_set_default_size(gcast(window), 960, 600)
         gtk_window_set_title(gcast(window), BuildInfo.name)
@@ -38,6 +42,11 @@ final class PlayerWindow {
         adw_header_bar_set_title_widget(gcast(header), titleWidget)
         adw_header_bar_pack_start(gcast(header), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
         adw_header_bar_pack_end(gcast(header), Self.mainMenuButton())
+        let queueButton = gtk_toggle_button_new()!
+        gtk_button_set_icon_name(gcast(queueButton), "view-list-symbolic")
+        gtk_actionable_set_action_name(gcast(queueButton), "app.show-queue")
+        UI.setTooltip(queueButton, tr("Show Queue"))
+        adw_header_bar_pack_end(gcast(header), queueButton)
 
         videoView = VideoView(paintable: frameSink.paintable.pointer)
         controls = ControlBar(model: model, skipInterval: { [weak application] in application?.skipInterval ?? 10 })
@@ -65,8 +74,16 @@ final class PlayerWindow {
         gtk_stack_add_named(gcast(content), overlay, "player")
         gtk_widget_set_vexpand(content, 1)
 
+        queuePanel = QueuePanel(model: model)
+        queueRevealer = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(gcast(queueRevealer), GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
+        gtk_revealer_set_child(gcast(queueRevealer), queuePanel.widget)
+        gtk_revealer_set_reveal_child(gcast(queueRevealer), 0)
+        gtk_widget_set_hexpand(content, 1)
+        let body = UI.box(GTK_ORIENTATION_HORIZONTAL, [content, queueRevealer])
+
         toasts = adw_toast_overlay_new()!
-        adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header, content]))
+        adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header, body]))
         adw_application_window_set_content(gcast(window), toasts)
 
         installDropTarget()
@@ -104,6 +121,10 @@ final class PlayerWindow {
         gtk_revealer_get_reveal_child(gcast(controlsRevealer)) != 0 && gtk_revealer_get_child_revealed(gcast(controlsRevealer)) != 0
     }
 
+    func setQueueShown(_ shown: Bool) {
+        gtk_revealer_set_reveal_child(gcast(queueRevealer), shown ? 1 : 0)
+    }
+
     var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
 
     func setFullscreen(_ fullscreen: Bool) {
@@ -114,9 +135,13 @@ final class PlayerWindow {
 
     private func modelChanged(_ change: PlayerModel.Change) {
         controls.update(change)
+        queuePanel.update(change)
         switch change {
         case .item, .media, .status:
             refresh()
+        case .resumed(let position):
+            showToast(String(format: tr("Resumed at %@"), TimeFormat.string(position)),
+                      button: tr("_Start Over"), action: "app.start-over")
         case .warning(let item, let problem):
             Log.warning("\(item.uri): \(problem.message)")
             showToast(problem.message)
@@ -146,10 +171,14 @@ final class PlayerWindow {
         scheduleControlsHide()
     }
 
-    func showToast(_ message: String) {
+    func showToast(_ message: String, button: String? = nil, action: String? = nil) {
         // Toast titles are Pango markup: escape, so file names and tags show literally.
         let toast = adw_toast_new(UI.escapeMarkup(message))
         adw_toast_set_timeout(toast, 8)
+        if let button, let action {
+            adw_toast_set_button_label(toast, button)
+            adw_toast_set_action_name(toast, action)
+        }
         adw_toast_overlay_add_toast(gcast(toasts), toast)
     }
 
@@ -198,7 +227,7 @@ final class PlayerWindow {
             guard let self else { return }
             if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {
                 let files = gtk_file_chooser_get_files(gcast(chooser))
-                self.model.open(Self.uris(in: files))
+                self.application?.open(Self.uris(in: files))
                 if let files { g_object_unref(UnsafeMutableRawPointer(files)) }
             }
             if let chooser = self.fileChooser { g_object_unref(UnsafeMutableRawPointer(chooser)) }
@@ -246,7 +275,7 @@ final class PlayerWindow {
             }
             let accepted = uris.filter(MediaLocation.isSupported)
             if accepted.count < uris.count { self.showToast(tr("Only files and http or https addresses can be opened.")) }
-            if !accepted.isEmpty { self.model.open(accepted) }
+            if !accepted.isEmpty { self.application?.open(accepted) }
             args.setReturn(!accepted.isEmpty)
         }
         gtk_widget_add_controller(window, target)

@@ -2,6 +2,7 @@ import CAdwaita
 import CGio
 import CGtk
 import CShims
+import ReelCore
 import ReelGLib
 
 /// Every setting, editable: an AdwPreferencesWindow whose rows write straight to GSettings.

@@ -25,31 +25,103 @@ final class ReelApplication {
     init() {
         g_set_application_name(BuildInfo.name)
         g_set_prgname("reel")
-        app = adw_application_new(BuildInfo.appID, G_APPLICATION_HANDLES_OPEN)
+        // Files from the command line come through "command-line" (with the options, in the
+        // running instance); files from the desktop (D-Bus activation, `gio open`) through "open".
+        app = adw_application_new(BuildInfo.appID, GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue |
+                                                                     G_APPLICATION_HANDLES_COMMAND_LINE.rawValue))
         let gapp: UnsafeMutablePointer<GApplication> = gcast(app)
         g_application_add_main_option(gapp, "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                       tr("Show the version and exit"), nil)
-        g_application_set_option_context_parameter_string(gapp, tr("[FILE|URI…]"))
+        g_application_add_main_option(gapp, "enqueue", CChar(UInt8(ascii: "e")), G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                      tr("Add the files to the queue instead of playing them now"), nil)
+        g_application_add_main_option(gapp, "repeat-each", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_INT,
+                                      tr("Play each item N times before moving on (1–100)"), "N")
+        g_application_add_main_option(gapp, "gap", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_DOUBLE,
+                                      tr("Wait this many seconds between plays (0–60)"), tr("SECONDS"))
+        g_application_add_main_option(gapp, "rate", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_DOUBLE,
+                                      tr("Play at this speed (0.25–4)"), tr("RATE"))
+        g_application_set_option_context_parameter_string(gapp, tr("[FILE|FOLDER|URI…]"))
         g_application_set_option_context_summary(gapp, tr("Play videos and audio files."))
 
         connectMainSignal(app, "handle-local-options") { args in
-            let options = args.pointer(1)?.assumingMemoryBound(to: GVariantDict.self)
-            if let options, g_variant_dict_contains(options, "version") != 0 {
+            guard let dict = args.pointer(1)?.assumingMemoryBound(to: GVariantDict.self) else { return args.setReturn(Int32(-1)) }
+            if g_variant_dict_contains(dict, "version") != 0 {
                 print("\(BuildInfo.name) \(BuildInfo.version)")
-                args.setReturn(Int32(0))
-                return
+                return args.setReturn(Int32(0))
+            }
+            // Checked here, in the process the user started, so the message and the exit status
+            // reach them even when another Reel is already running.
+            if let problem = Self.options(from: dict).problem {
+                FileHandle.standardError.write(Data("reel: \(problem)\n".utf8))
+                return args.setReturn(Int32(2))
             }
             args.setReturn(Int32(-1))
         }
         connectMainSignal(app, "startup") { [weak self] _ in self?.startUp() }
+        // Where a long file was left is kept when Reel quits, however it quits cleanly.
+        connectMainSignal(app, "shutdown") { [weak self] _ in self?.player?.model.saveResumePosition() }
         connectMainSignal(app, "activate") { [weak self] _ in self?.presentWindow() }
         connectMainSignal(app, "open") { [weak self] args in
             guard let self, let files = args.pointer(1) else { return }
             let list = files.assumingMemoryBound(to: OpaquePointer?.self)
             let uris = (0..<args.int(2)).compactMap { list[$0].flatMap { takeString(g_file_get_uri($0)) } }
             self.presentWindow()
-            self.player?.model.open(uris)
+            self.open(uris)
         }
+        connectMainSignal(app, "command-line") { [weak self] args in
+            guard let self, let commandLine = args.pointer(1) else { return args.setReturn(Int32(1)) }
+            args.setReturn(self.handle(commandLine: commandLine.assumingMemoryBound(to: GApplicationCommandLine.self)))
+        }
+    }
+
+    private static func options(from dict: UnsafeMutablePointer<GVariantDict>) -> CommandLineOptions {
+        func value(_ key: String, _ type: String) -> OpaquePointer? {
+            let variantType = g_variant_type_new(type)
+            defer { g_variant_type_free(variantType) }
+            return g_variant_dict_lookup_value(dict, key, variantType)
+        }
+        var options = CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0)
+        if let v = value("repeat-each", "i") { options.repeatEach = Int(g_variant_get_int32(v)); g_variant_unref(v) }
+        if let v = value("gap", "d") { options.gap = g_variant_get_double(v); g_variant_unref(v) }
+        if let v = value("rate", "d") { options.rate = g_variant_get_double(v); g_variant_unref(v) }
+        return options
+    }
+
+    /// A command line, from this process or one started while Reel was running: apply the
+    /// options, then play (or queue) the files and folders it names, or just show the window.
+    private func handle(commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> Int32 {
+        guard let model = player?.model else { return 1 }
+        let options = Self.options(from: g_application_command_line_get_options_dict(commandLine))
+        if let problem = options.problem {
+            // Only a client that skipped the local check gets here.
+            Log.warning(problem)
+            return 2
+        }
+        options.apply(to: model)
+        var argc: Int32 = 0
+        let argv = g_application_command_line_get_arguments(commandLine, &argc)
+        defer { g_strfreev(argv) }
+        let uris: [String] = (1..<max(1, Int(argc))).compactMap { index in
+            guard let argument = argv?[index], let file = g_application_command_line_create_file_for_arg(commandLine, argument) else {
+                return nil
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            return takeString(g_file_get_uri(file))
+        }
+        presentWindow()
+        if !uris.isEmpty { open(uris, enqueue: options.enqueue) }
+        return 0
+    }
+
+    /// Plays (or queues) what the user opened, wherever from: folders become their media files.
+    func open(_ uris: [String], enqueue: Bool = false) {
+        guard let model = player?.model else { return }
+        let expansion = MediaFolder.expand(uris)
+        for folder in expansion.emptyFolders {
+            window?.showToast(String(format: tr("“%@” contains no videos or audio files."), folder))
+        }
+        guard !expansion.uris.isEmpty else { return }
+        if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
     }
 
     func run(arguments: [String]) -> Int32 {
@@ -64,19 +136,30 @@ final class ReelApplication {
     // MARK: Start-up (primary instance only)
 
     private func startUp() {
-        let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)
-        let model = PlayerModel(engine: engine)
-        player = (engine, model)
         let settings = Settings(schemaID: BuildInfo.appID)
         self.settings = settings
+        let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)
+        let resumePositions = settings.resumePlayback ? ResumePositions(file: .named("positions.json")) : nil
+        if let problem = resumePositions?.loadProblem { Log.warning(problem) }
+        let model = PlayerModel(engine: engine, scheduler: GLibScheduler(), resumePositions: resumePositions)
+        player = (engine, model)
         model.setRate(settings.rate)
         model.setVolume(settings.volume)
-        model.continueAfterErrors = settings.continueAfterErrors
+        let applySequenceSettings: @MainActor () -> Void = {
+            model.continueAfterErrors = settings.continueAfterErrors
+            model.setRepeatEach(settings.repeatEach)
+            model.setGap(settings.gap)
+        }
+        applySequenceSettings()
+        settings.observe(["continue-after-errors", "repeat-each", "gap"], applySequenceSettings)
         // Speed and volume are remembered across runs.
         model.observe { change in
             switch change {
             case .rate: settings.setRate(model.rate)
             case .volume: settings.setVolume(model.volume)
+            case .stallRecovery(let recovery, let position):
+                let what = recovery == .flushingSeek ? "a flushing seek" : "loading the item again"
+                Log.warning("playback of \(model.currentItem?.uri ?? "?") stalled at \(position) s; recovering by \(what)")
             default: break
             }
         }
@@ -163,8 +246,8 @@ final class ReelApplication {
         add("seek", parameter: "d") { value in
             if let value { model.seek(to: g_variant_get_double(value)) }
         }
-        add("open-uri", parameter: "s") { value in
-            if let value, let uri = g_variant_get_string(value, nil) { model.open([String(cString: uri)]) }
+        add("open-uri", parameter: "s") { [weak self] value in
+            if let value, let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
         }
         add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
         add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
@@ -172,6 +255,8 @@ final class ReelApplication {
             PreferencesWindow.present(settings: settings, parent: self.window?.window)
         }
         add("about") { [weak self] _ in self?.showAbout() }
+        add("start-over") { _ in model.startOver() }
+        installQueueActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
             guard let self else { return }
             g_application_quit(gcast(self.app))
@@ -188,6 +273,49 @@ final class ReelApplication {
         adw_about_window_set_license_type(gcast(about), GTK_LICENSE_GPL_3_0)
         if let window { gtk_window_set_transient_for(gcast(about), gcast(window.window)) }
         gtk_window_present(gcast(about))
+    }
+
+    /// Shuffle and loop are stateful actions mirroring the model (menus show their state); the
+    /// queue panel's visibility is one too.
+    private func installQueueActions(_ model: PlayerModel) {
+        let shuffle = addStateful("shuffle", state: g_variant_new_boolean(0)) { _ in model.setShuffle(!model.queue.shuffle) }
+        let loopNames: [(PlaybackQueue.LoopMode, String)] = [(.none, "none"), (.item, "item"), (.queue, "queue")]
+        let loop = addStateful("loop", parameter: "s", state: g_variant_new_string("none")) { value in
+            guard let value, let name = g_variant_get_string(value, nil).map({ String(cString: $0) }),
+                  let mode = loopNames.first(where: { $0.1 == name })?.0 else { return }
+            model.setLoopMode(mode)
+        }
+        model.observe { change in
+            guard change == .queue else { return }
+            g_simple_action_set_state(shuffle, g_variant_new_boolean(model.queue.shuffle ? 1 : 0))
+            let name = loopNames.first { $0.0 == model.queue.loopMode }?.1 ?? "none"
+            g_simple_action_set_state(loop, g_variant_new_string(name))
+        }
+        addStateful("show-queue", state: g_variant_new_boolean(0), accels: ["F9"]) { [weak self] _ in
+            guard let self, let queueAction = g_action_map_lookup_action(OpaquePointer(self.app), "show-queue") else { return }
+            let state = g_action_get_state(gcast(queueAction))
+            let shown = state.map { g_variant_get_boolean($0) != 0 } ?? false
+            if let state { g_variant_unref(state) }
+            g_simple_action_set_state(queueAction, g_variant_new_boolean(shown ? 0 : 1))
+            self.window?.setQueueShown(!shown)
+        }
+    }
+
+    @discardableResult
+    private func addStateful(_ name: String, parameter: String? = nil, state: OpaquePointer, accels: [String] = [],
+                             _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
+        let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
+        let action = g_simple_action_new_stateful(name, type, state)!
+        if let type { g_variant_type_free(type) }
+        connectMainSignal(UnsafeMutableRawPointer(action), "activate") { args in
+            handler(OpaquePointer(args.pointer(1)))
+        }
+        g_action_map_add_action(OpaquePointer(app), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+        if !accels.isEmpty {
+            withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
+        }
+        return action
     }
 
     /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,

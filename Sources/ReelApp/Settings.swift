@@ -45,6 +45,17 @@ final class Settings {
     var rate: Double { clamped(double("rate", 1), PlayerModel.rateRange.lowerBound, PlayerModel.rateRange.upperBound) }
     var volume: Double { clamped(double("volume", 1), 0, 1) }
     var continueAfterErrors: Bool { bool("continue-after-errors", true) }
+    var resumePlayback: Bool { bool("resume-playback", true) }
+    var repeatEach: Int {
+        clamped(int("repeat-each", 1), PlayerModel.repeatRange.lowerBound, PlayerModel.repeatRange.upperBound)
+    }
+    var gap: Seconds { clamped(double("gap", 0), PlayerModel.gapRange.lowerBound, PlayerModel.gapRange.upperBound) }
+
+    /// Calls `handler` whenever one of `keys` changes (in preferences, or from outside with gsettings).
+    func observe(_ keys: [String], _ handler: @escaping @MainActor () -> Void) {
+        guard let settings else { return }
+        for key in keys { connectMainSignal(settings, "changed::\(key)") { _ in handler() } }
+    }
 
     func setRate(_ value: Double) { set("rate", g_variant_new_double(value)) }
     func setString(_ key: String, _ value: String) { set(key, g_variant_new_string(value)) }

@@ -122,6 +122,8 @@ public enum EngineEvent: Sendable, Equatable {
 public protocol PlaybackEngine: AnyObject {
     var onEvent: ((EngineEvent) -> Void)? { get set }
     func load(uri: String)
+    /// Plays the loaded item again from its start, at the rate set, after it ended or stopped.
+    func restart()
     func play()
     func pause()
     func stop()

@@ -62,6 +62,20 @@ public struct PlaybackQueue: Sendable, Equatable {
         }
     }
 
+    /// Moves the item `id` before the item `beforeID` (or to the end). The current item stays
+    /// current; a shuffled play order is left as it is.
+    @discardableResult
+    public mutating func move(id: Int, before beforeID: Int?) -> Bool {
+        guard id != beforeID, let from = items.firstIndex(where: { $0.id == id }) else { return false }
+        let currentID = current?.id
+        let item = items.remove(at: from)
+        let to = beforeID.flatMap { before in items.firstIndex { $0.id == before } } ?? items.count
+        items.insert(item, at: to)
+        currentIndex = currentID.flatMap { current in items.firstIndex { $0.id == current } }
+        if !shuffle { order = items.map(\.id) }
+        return from != to
+    }
+
     public var nextIndex: Int? {
         guard !items.isEmpty else { return nil }
         guard let id = current?.id, let position = order.firstIndex(of: id) else { return index(of: order.first) }

@@ -12,11 +12,35 @@ public final class PlayerModel {
         case failed(QueueItem, PlaybackError)
         /// The item plays, but not entirely (e.g. sound without its video's decoder).
         case warning(QueueItem, PlaybackError)
+        /// The item played to its end (once; it may play again with repeat-each or loop).
+        case played(QueueItem)
+        /// The wait between two plays began, counted down, or ended (`gapRemaining`).
+        case gap
+        /// Repeat-each or the gap length changed.
+        case sequence
+        /// Playback stopped advancing and the model tried to get it going again.
+        case stallRecovery(StallRecovery, at: Seconds)
+        /// The item was opened where it was left last time.
+        case resumed(at: Seconds)
     }
 
-    public static let rateRange: ClosedRange<Double> = 0.25...4.0
+    public enum StallRecovery: Equatable, Sendable {
+        /// A flushing seek to where playback stood.
+        case flushingSeek
+        /// The item loaded anew at where playback stood.
+        case reload
+    }
+
+    nonisolated public static let rateRange: ClosedRange<Double> = 0.25...4.0
     /// Previous restarts the current item when it has played longer than this.
     public static let restartThreshold: Seconds = 3
+    nonisolated public static let repeatRange: ClosedRange<Int> = 1...100
+    nonisolated public static let gapRange: ClosedRange<Seconds> = 0...60
+    /// Playback counts as stalled when the position has not moved for this long while playing.
+    public static let stallTimeout: Seconds = 2
+    static let watchdogInterval: Seconds = 0.5
+    /// Resume positions are saved this often during playback, so a crash loses at most this much.
+    static let resumeSaveInterval: Seconds = 5
 
     public private(set) var status: PlaybackStatus = .idle
     public private(set) var position: Seconds = 0
@@ -29,8 +53,26 @@ public final class PlayerModel {
     public private(set) var isMuted = false
     /// Move on to the next item when one fails (the queue keeps playing through broken files).
     public var continueAfterErrors = true
+    /// Each item plays this many times before the queue moves on (the language learner's loop).
+    public private(set) var repeatEach = 1
+    /// Seconds between two plays, during which the transport waits and cannot be used.
+    public private(set) var gapLength: Seconds = 0
+    /// While waiting between two plays: the seconds left.
+    public private(set) var gapRemaining: Seconds?
+    /// How many times playback stalled and was recovered, for logs and tests.
+    public private(set) var stallRecoveries = 0
 
     private let engine: PlaybackEngine
+    private let scheduler: Scheduler
+    private let resumePositions: ResumePositions?
+    /// Plays of the current item finished so far (for repeat-each).
+    private var playsOfCurrentItem = 0
+    private var gapTimer: ScheduledAction?
+    private var afterGap: (@MainActor () -> Void)?
+    private var watchdog: ScheduledAction?
+    private var stalledFor: Seconds = 0
+    private var recoveryStep = 0
+    private var sinceResumeSave: Seconds = 0
     private var observers: [Int: (Change) -> Void] = [:]
     private var nextObserverID = 0
     /// The target of a seek not yet done; position ticks from before it would pull the slider back.
@@ -38,8 +80,11 @@ public final class PlayerModel {
     /// What the user asked for: play or stay paused once the item is ready.
     private var wantsToPlay = false
 
-    public init(engine: PlaybackEngine) {
+    /// `resumePositions`, when given, remembers where long files were left.
+    public init(engine: PlaybackEngine, scheduler: Scheduler, resumePositions: ResumePositions? = nil) {
         self.engine = engine
+        self.scheduler = scheduler
+        self.resumePositions = resumePositions
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -75,7 +120,10 @@ public final class PlayerModel {
         return currentItem?.fallbackTitle ?? ""
     }
 
-    public var canSeek: Bool { currentItem != nil && duration != nil && (media?.isSeekable ?? true) }
+    public var isInGap: Bool { gapRemaining != nil }
+    /// Play, pause and seeking wait while the gap between two plays counts down.
+    public var canControlTransport: Bool { currentItem != nil && !isInGap }
+    public var canSeek: Bool { canControlTransport && duration != nil && (media?.isSeekable ?? true) }
     public var hasNext: Bool { queue.nextIndex != nil }
     public var hasPrevious: Bool { currentItem != nil }
 
@@ -102,9 +150,11 @@ public final class PlayerModel {
 
     public func removeItem(id: Int) {
         let wasCurrent = currentItem?.id == id
+        if wasCurrent { saveResumePosition() }
         queue.remove(id: id)
         notify(.queue)
         if wasCurrent {
+            endGap(continuing: false)
             engine.stop()
             resetItemState()
             status = .idle
@@ -121,6 +171,27 @@ public final class PlayerModel {
         return added
     }
 
+    /// Moves the item `id` before the item `beforeID` (or to the end).
+    public func moveItem(id: Int, before beforeID: Int?) {
+        guard queue.move(id: id, before: beforeID) else { return }
+        notify(.queue)
+    }
+
+    public func setRepeatEach(_ count: Int) {
+        let clamped = min(max(count, Self.repeatRange.lowerBound), Self.repeatRange.upperBound)
+        guard clamped != repeatEach else { return }
+        repeatEach = clamped
+        notify(.sequence)
+    }
+
+    public func setGap(_ seconds: Seconds) {
+        guard seconds.isFinite else { return }
+        let clamped = min(max(seconds, Self.gapRange.lowerBound), Self.gapRange.upperBound)
+        guard clamped != gapLength else { return }
+        gapLength = clamped
+        notify(.sequence)
+    }
+
     public func setShuffle(_ shuffle: Bool) {
         guard queue.shuffle != shuffle else { return }
         queue.shuffle = shuffle
@@ -134,16 +205,32 @@ public final class PlayerModel {
     }
 
     private func start(_ item: QueueItem) {
+        saveResumePosition()
+        endGap(continuing: false)
         _ = queue.select(id: item.id)
         resetItemState()
-        status = .loading
+        playsOfCurrentItem = 0
+        let resumeAt = resumePositions?.position(for: item.uri)
+        setStatus(.loading, notifying: false)
         wantsToPlay = true
         notify(.item)
         notify(.media)
         notify(.duration)
+        load(item, at: resumeAt)
         notify(.position)
         notify(.status)
+        if let resumeAt { notify(.resumed(at: resumeAt)) }
+    }
+
+    /// Loads `item` into the engine and plays it, from `position` when given (GstPlay keeps a
+    /// seek asked for before the item is ready and does it once it is).
+    private func load(_ item: QueueItem, at position: Seconds?) {
         engine.load(uri: item.uri)
+        if let position, position > 0 {
+            self.position = position
+            pendingSeek = position
+            engine.seek(to: position, accurate: true)
+        }
         engine.setRate(rate)
         engine.play()
     }
@@ -158,17 +245,12 @@ public final class PlayerModel {
     // MARK: Transport
 
     public func play() {
-        guard currentItem != nil else { return }
+        guard canControlTransport else { return }
         wantsToPlay = true
         switch status {
         case .ended, .stopped:
             // Start over: a play after the end must never do nothing.
-            position = 0
-            notify(.position)
-            setStatus(.loading)
-            engine.seek(to: 0, accurate: true)
-            engine.setRate(rate)
-            engine.play()
+            restartCurrentItem()
         case .failed, .idle:
             if let item = currentItem { start(item) }
         default:
@@ -177,17 +259,21 @@ public final class PlayerModel {
     }
 
     public func pause() {
-        guard currentItem != nil else { return }
+        guard canControlTransport else { return }
         wantsToPlay = false
         engine.pause()
+        saveResumePosition()
     }
 
     public func togglePlayPause() {
+        guard canControlTransport else { return }
         if status.isPlaying || (status == .loading && wantsToPlay) { pause() } else { play() }
     }
 
     public func stop() {
         guard currentItem != nil else { return }
+        saveResumePosition()
+        endGap(continuing: false)
         wantsToPlay = false
         engine.stop()
         pendingSeek = nil
@@ -204,7 +290,11 @@ public final class PlayerModel {
     /// Restarts the item when it has played a while, else goes back one item.
     public func previous() {
         guard currentItem != nil else { return }
-        if position > Self.restartThreshold || queue.previousIndex == nil {
+        if isInGap {
+            // Waiting after this item: play it again now.
+            endGap(continuing: false)
+            restartCurrentItem()
+        } else if position > Self.restartThreshold || queue.previousIndex == nil {
             seek(to: 0)
         } else if let index = queue.previousIndex, let item = queue.moveTo(index: index) {
             start(item)
@@ -292,6 +382,8 @@ public final class PlayerModel {
             guard pendingSeek == nil, currentItem != nil, status != .ended, status != .stopped,
                   newPosition != position else { return }
             position = newPosition
+            stalledFor = 0
+            recoveryStep = 0
             notify(.position)
         case .duration(let newDuration):
             let known = newDuration.flatMap { $0 > 0 ? $0 : nil }
@@ -334,6 +426,8 @@ public final class PlayerModel {
     }
 
     private func handle(_ state: EngineState) {
+        // Between two plays the engine rests at the end of the last one; the queue still plays.
+        if isInGap { return }
         switch state {
         case .playing:
             if status == .ended || status == .stopped { return }
@@ -355,22 +449,158 @@ public final class PlayerModel {
         }
     }
 
+    /// One play of the item is over: play it again (repeat-each, loop one), go on to the next
+    /// one, or end — after the gap, when one is set and something follows.
     private func endOfItem() {
-        guard let item = currentItem else { return }
-        if queue.loopMode == .item {
-            start(item)
-        } else if let index = queue.nextIndex, let next = queue.moveTo(index: index) {
-            start(next)
+        guard let item = currentItem, !isInGap else { return }
+        playsOfCurrentItem += 1
+        pendingSeek = nil
+        if let duration { position = duration; notify(.position) }
+        resumePositions?.forget(uri: item.uri)
+        notify(.played(item))
+        let continuation: @MainActor () -> Void
+        if queue.loopMode == .item || playsOfCurrentItem < repeatEach {
+            continuation = { [weak self] in self?.restartCurrentItem() }
+        } else if let index = queue.nextIndex {
+            continuation = { [weak self] in
+                guard let self, let next = self.queue.moveTo(index: index) else { return }
+                self.start(next)
+            }
         } else {
             engine.pause()
-            pendingSeek = nil
-            if let duration { position = duration; notify(.position) }
             setStatus(.ended)
+            return
         }
+        if gapLength > 0 {
+            beginGap(then: continuation)
+        } else {
+            continuation()
+        }
+    }
+
+    /// Plays the current item again from its start, keeping the count of its plays.
+    private func restartCurrentItem() {
+        guard currentItem != nil else { return }
+        wantsToPlay = true
+        position = 0
+        pendingSeek = nil
+        // Loading until the engine plays again: the engine's report of having stopped at the
+        // end may still be on its way and must not be taken for a stop of the new play.
+        setStatus(.loading)
+        notify(.position)
+        notify(.seeked(0))
+        engine.restart()
+    }
+
+    // MARK: The gap between plays
+
+    private func beginGap(then continuation: @escaping @MainActor () -> Void) {
+        engine.pause()
+        afterGap = continuation
+        gapRemaining = gapLength
+        notify(.gap)
+        scheduleGapTick()
+    }
+
+    /// Counts down in whole seconds (a fractional rest first), for the countdown on screen.
+    private func scheduleGapTick() {
+        guard let remaining = gapRemaining else { return }
+        let fraction = remaining.truncatingRemainder(dividingBy: 1)
+        let step = fraction > 0.001 ? fraction : min(1, remaining)
+        gapTimer = scheduler.schedule(after: step) { [weak self] in
+            guard let self, let remaining = self.gapRemaining else { return }
+            let left = remaining - step
+            if left <= 0.001 {
+                self.endGap(continuing: true)
+            } else {
+                self.gapRemaining = left
+                self.notify(.gap)
+                self.scheduleGapTick()
+            }
+        }
+    }
+
+    private func endGap(continuing: Bool) {
+        guard isInGap else { return }
+        gapTimer?.cancel()
+        gapTimer = nil
+        let continuation = afterGap
+        afterGap = nil
+        gapRemaining = nil
+        notify(.gap)
+        if continuing { continuation?() }
+    }
+
+    // MARK: The stall watchdog
+
+    /// While playing, checks twice a second that the position moved (each position update
+    /// resets the count). When it has not for
+    /// `stallTimeout`, it tries a flushing seek, then loading the item again, then gives up
+    /// with an error — the seed apps' queues silently stopped after many transitions.
+    private func updateWatchdog() {
+        guard status == .playing, !isInGap else {
+            watchdog = nil
+            return
+        }
+        guard watchdog == nil else { return }
+        stalledFor = 0
+        scheduleWatchdogTick()
+    }
+
+    private func scheduleWatchdogTick() {
+        watchdog = scheduler.schedule(after: Self.watchdogInterval) { [weak self] in
+            guard let self else { return }
+            self.watchdog = nil
+            self.watchdogTick()
+            if self.status == .playing, !self.isInGap { self.scheduleWatchdogTick() }
+        }
+    }
+
+    private func watchdogTick() {
+        guard status == .playing, !isInGap else { return }
+        sinceResumeSave += Self.watchdogInterval
+        if sinceResumeSave >= Self.resumeSaveInterval { saveResumePosition() }
+        stalledFor += Self.watchdogInterval
+        guard stalledFor >= Self.stallTimeout, let item = currentItem else { return }
+        stalledFor = 0
+        recoveryStep += 1
+        stallRecoveries += 1
+        switch recoveryStep {
+        case 1:
+            notify(.stallRecovery(.flushingSeek, at: position))
+            engine.seek(to: position, accurate: true)
+            engine.play()
+        case 2:
+            notify(.stallRecovery(.reload, at: position))
+            let at = position
+            resetItemState()
+            load(item, at: at)
+        default:
+            recoveryStep = 0
+            engine.stop()
+            fail(with: PlaybackError(kind: .other, message: String(format: tr("“%@” stopped playing and could not be restarted."), item.displayName)))
+        }
+    }
+
+    // MARK: Resume positions
+
+    /// Remembers where the current item stands, when it is long enough to be worth resuming.
+    public func saveResumePosition() {
+        sinceResumeSave = 0
+        guard let resumePositions, let item = currentItem, let duration else { return }
+        resumePositions.update(uri: item.uri, position: position, duration: duration)
+    }
+
+    /// Plays the current item from its start after it was resumed ("Start over").
+    public func startOver() {
+        guard let item = currentItem else { return }
+        resumePositions?.forget(uri: item.uri)
+        seek(to: 0)
     }
 
     private func fail(with error: PlaybackError) {
         guard let item = currentItem else { return }
+        endGap(continuing: false)
         wantsToPlay = false
         setStatus(.failed(error))
         notify(.failed(item, error))
@@ -380,9 +610,10 @@ public final class PlayerModel {
         }
     }
 
-    private func setStatus(_ newStatus: PlaybackStatus) {
+    private func setStatus(_ newStatus: PlaybackStatus, notifying: Bool = true) {
         guard newStatus != status else { return }
         status = newStatus
-        notify(.status)
+        updateWatchdog()
+        if notifying { notify(.status) }
     }
 }

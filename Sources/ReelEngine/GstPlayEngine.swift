@@ -223,6 +223,15 @@ public final class GstPlayEngine: PlaybackEngine {
         loadingWatchdog = 0
     }
 
+    /// Loads the item again rather than seeking back: after the end of a stream GstPlay's own
+    /// play seeks to the start at rate 1 behind any seek of ours, and a seek racing it was
+    /// seen to end the repeat at once. A local file loads again in a few milliseconds.
+    public func restart() {
+        guard let uri = currentURI else { return }
+        load(uri: uri)
+        play()
+    }
+
     public func play() {
         guard currentURI != nil else { return }
         gst_play_play(player.pointer)

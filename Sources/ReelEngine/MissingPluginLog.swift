@@ -2,6 +2,7 @@ import CGio
 import CGStreamer
 import CGstPbutils
 import CShims
+import ReelCore
 import ReelGLib
 import Synchronization
 

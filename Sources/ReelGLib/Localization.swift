@@ -1,13 +1,15 @@
 import CShims
+import ReelCore
 
-/// Translates a user-visible string through gettext (domain `reel`). xgettext finds the
-/// strings by this function's name (`--keyword=tr`).
-public func tr(_ message: String) -> String {
-    // gettext returns its argument when there is no translation: read it while it is alive.
-    message.withCString { String(cString: reel_gettext($0)) }
-}
-
-/// Sets up gettext for `domain` with catalogs under `localeDirectory`.
+/// Sets up gettext for `domain` with catalogs under `localeDirectory` and makes `tr`/`trn`
+/// (in ReelCore, where every layer finds them) translate through it.
 public func setUpLocalization(domain: String, localeDirectory: String) {
     reel_i18n_init(domain, localeDirectory)
+    // gettext returns its argument when there is no translation: read it while it is alive.
+    Translator.translate = { message in message.withCString { String(cString: reel_gettext($0)) } }
+    Translator.translatePlural = { singular, plural, count in
+        singular.withCString { one in
+            plural.withCString { many in String(cString: reel_ngettext(one, many, UInt(max(0, count)))) }
+        }
+    }
 }

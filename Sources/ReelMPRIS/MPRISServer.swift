@@ -178,7 +178,6 @@ public final class MPRISServer: DBusObjectHandler {
     }
 
     private func playerProperties() -> [String: Variant] {
-        let loaded = model.currentItem != nil
         return [
             "PlaybackStatus": .string(playbackStatus),
             "LoopStatus": .string(loopStatus),
@@ -190,8 +189,8 @@ public final class MPRISServer: DBusObjectHandler {
             "MaximumRate": .double(PlayerModel.rateRange.upperBound),
             "CanGoNext": .bool(model.hasNext),
             "CanGoPrevious": .bool(model.hasPrevious),
-            "CanPlay": .bool(loaded),
-            "CanPause": .bool(loaded),
+            "CanPlay": .bool(model.canControlTransport),
+            "CanPause": .bool(model.canControlTransport),
             "CanSeek": .bool(model.canSeek),
         ]
     }

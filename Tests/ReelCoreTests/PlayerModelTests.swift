@@ -5,11 +5,13 @@ import XCTest
 final class PlayerModelTests: XCTestCase {
     private var engine: ScriptedEngine!
     private var model: PlayerModel!
+    private var scheduler: ManualScheduler!
     private var changes: [PlayerModel.Change] = []
 
     override func setUp() async throws {
         engine = ScriptedEngine()
-        model = PlayerModel(engine: engine)
+        scheduler = ManualScheduler()
+        model = PlayerModel(engine: engine, scheduler: scheduler)
         changes = []
         model.observe { [unowned self] in self.changes.append($0) }
     }
@@ -99,7 +101,7 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.status, .ended)
         engine.clear()
         model.play()
-        XCTAssertEqual(engine.commands, [.seek(0, accurate: true), .rate(1), .play])
+        XCTAssertEqual(engine.commands, [.restart])
         XCTAssertEqual(model.position, 0)
         engine.send(.seekDone(0), .state(.playing))
         XCTAssertEqual(model.status, .playing)
@@ -169,7 +171,7 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.position, 0)
         engine.clear()
         model.play()
-        XCTAssertEqual(engine.commands.first, .seek(0, accurate: true))
+        XCTAssertEqual(engine.commands.first, .restart)
     }
 
     func testRemovingThePlayingItemStopsCleanly() async {
@@ -181,12 +183,123 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.queue.items.map(\.uri), ["file:///b.mp4"])
     }
 
-    func testLoopOneItemRestartsIt() async {
+    func testLoopOneItemRestartsItWithoutReloading() async {
         openAndPlay(["file:///a.mp4", "file:///b.mp4"])
         model.setLoopMode(.item)
         engine.send(.endOfStream)
         XCTAssertEqual(model.currentItem?.uri, "file:///a.mp4")
-        XCTAssertEqual(engine.commands.first, .load("file:///a.mp4"))
+        XCTAssertEqual(engine.commands, [.restart])
+        XCTAssertTrue(changes.contains(.seeked(0)), "MPRIS clients learn of the jump back")
+    }
+
+    /// The language learner's loop: each item twice, a gap of 1.5 s after every play.
+    func testRepeatEachWithAGapPlaysEveryItemNTimesAndWaitsBetween() async {
+        model.setRepeatEach(2)
+        model.setGap(1.5)
+        openAndPlay(["file:///a.mp4", "file:///b.mp4"], duration: 4)
+        var plays: [String] = []
+        model.observe { if case .played(let item) = $0 { plays.append(item.uri) } }
+
+        engine.send(.endOfStream, .state(.stopped))
+        XCTAssertEqual(model.gapRemaining, 1.5)
+        XCTAssertFalse(model.canControlTransport)
+        XCTAssertEqual(model.status, .playing, "the queue still plays during the gap")
+        XCTAssertEqual(engine.commands, [.pause])
+        model.togglePlayPause()
+        model.seek(to: 1)
+        XCTAssertEqual(engine.commands, [.pause], "the transport waits during the gap")
+        scheduler.advance(by: 0.5)
+        XCTAssertEqual(model.gapRemaining, 1, "counts down in whole seconds")
+        scheduler.advance(by: 0.99)
+        XCTAssertNotNil(model.gapRemaining)
+        scheduler.advance(by: 0.02)
+        XCTAssertNil(model.gapRemaining)
+        XCTAssertEqual(engine.commands.last, .restart, "second play of a")
+        XCTAssertEqual(model.currentItem?.uri, "file:///a.mp4")
+        engine.send(.seekDone(0), .state(.playing))
+
+        engine.send(.endOfStream)
+        scheduler.advance(by: 1.5)
+        XCTAssertEqual(model.currentItem?.uri, "file:///b.mp4", "then the next item")
+        engine.startPlaying(duration: 4)
+        engine.send(.endOfStream)
+        scheduler.advance(by: 1.5)
+        engine.send(.seekDone(0), .state(.playing), .endOfStream)
+        XCTAssertEqual(model.status, .ended, "no gap after the very last play")
+        XCTAssertNil(model.gapRemaining)
+        XCTAssertEqual(plays, ["file:///a.mp4", "file:///a.mp4", "file:///b.mp4", "file:///b.mp4"])
+    }
+
+    func testNextDuringTheGapSkipsTheWait() async {
+        model.setGap(5)
+        openAndPlay(["file:///a.mp4", "file:///b.mp4"])
+        engine.send(.endOfStream)
+        XCTAssertNotNil(model.gapRemaining)
+        model.next()
+        XCTAssertNil(model.gapRemaining)
+        XCTAssertEqual(model.currentItem?.uri, "file:///b.mp4")
+        scheduler.advance(by: 10)
+        XCTAssertEqual(engine.commands.filter { if case .load = $0 { return true } else { return false } }.count, 1,
+                       "the cancelled gap does not move on a second time")
+    }
+
+    func testRepeatAndGapAreClamped() async {
+        model.setRepeatEach(0)
+        XCTAssertEqual(model.repeatEach, 1)
+        model.setRepeatEach(1000)
+        XCTAssertEqual(model.repeatEach, 100)
+        model.setGap(-1)
+        XCTAssertEqual(model.gapLength, 0)
+        model.setGap(.nan)
+        XCTAssertEqual(model.gapLength, 0)
+        model.setGap(100)
+        XCTAssertEqual(model.gapLength, 60)
+    }
+
+    func testAStalledItemIsSeekedThenReloadedThenFails() async {
+        openAndPlay(["file:///a.mp4", "file:///b.mp4"])
+        model.continueAfterErrors = false
+        engine.send(.position(7))
+        XCTAssertEqual(model.status, .playing)
+        XCTAssertEqual(scheduler.pendingCount, 1, "the watchdog runs while playing")
+        scheduler.advance(by: 1.9)
+        XCTAssertEqual(engine.commands, [], "under 2 s without progress is not a stall")
+        scheduler.advance(by: 0.2)
+        XCTAssertEqual(engine.commands, [.seek(7, accurate: true), .play])
+        XCTAssertTrue(changes.contains(.stallRecovery(.flushingSeek, at: 7)))
+        engine.clear()
+        scheduler.advance(by: 2.0)
+        XCTAssertEqual(engine.commands, [.load("file:///a.mp4"), .seek(7, accurate: true), .rate(1), .play])
+        XCTAssertTrue(changes.contains(.stallRecovery(.reload, at: 7)))
+        engine.send(.state(.paused), .state(.playing), .seekDone(7))
+        scheduler.advance(by: 2.0)
+        guard case .failed = model.status else { return XCTFail("a third stall gives up in words, not \(model.status)") }
+        XCTAssertEqual(model.stallRecoveries, 3)
+    }
+
+    func testProgressKeepsTheWatchdogQuiet() async {
+        openAndPlay()
+        for tick in 1...50 {
+            engine.send(.position(Double(tick) * 0.1))
+            scheduler.advance(by: 0.1)
+        }
+        model.pause()
+        engine.send(.state(.paused))
+        scheduler.advance(by: 10)
+        XCTAssertEqual(model.stallRecoveries, 0, "paused is not stalled")
+        XCTAssertFalse(engine.commands.contains(.load("file:///v/a.mp4")))
+    }
+
+    func testItemsCanBeMovedAndTheCurrentOneStaysCurrent() async {
+        openAndPlay(["file:///a.mp4", "file:///b.mp4", "file:///c.mp4"])
+        let ids = model.queue.items.map(\.id)
+        model.moveItem(id: ids[2], before: ids[0])
+        XCTAssertEqual(model.queue.items.map(\.uri), ["file:///c.mp4", "file:///a.mp4", "file:///b.mp4"])
+        XCTAssertEqual(model.currentItem?.uri, "file:///a.mp4")
+        model.moveItem(id: ids[0], before: nil)
+        XCTAssertEqual(model.queue.items.map(\.uri), ["file:///c.mp4", "file:///b.mp4", "file:///a.mp4"])
+        XCTAssertEqual(model.queue.nextIndex, nil, "the order follows the list")
+        XCTAssertTrue(changes.contains(.queue))
     }
 
     func testLoopQueueWrapsAround() async {

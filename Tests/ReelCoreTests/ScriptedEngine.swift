@@ -4,13 +4,14 @@ import ReelCore
 @MainActor
 final class ScriptedEngine: PlaybackEngine {
     enum Command: Equatable {
-        case load(String), play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
+        case load(String), restart, play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
              muted(Bool), video(Bool)
     }
     var onEvent: ((EngineEvent) -> Void)?
     private(set) var commands: [Command] = []
 
     func load(uri: String) { commands.append(.load(uri)) }
+    func restart() { commands.append(.restart) }
     func play() { commands.append(.play) }
     func pause() { commands.append(.pause) }
     func stop() { commands.append(.stop) }

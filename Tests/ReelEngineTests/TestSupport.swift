@@ -2,6 +2,7 @@ import CGio
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelGLib
 import XCTest
 
 /// The generated test media (meson_helpers/make-test-media), made on first use and cached.
@@ -55,12 +56,13 @@ func runMainLoop(for seconds: TimeInterval) {
 @MainActor
 final class PlayerHarness {
     let engine = GstPlayEngine()
+    let scheduler = GLibScheduler()
     let model: PlayerModel
     private(set) var changes: [PlayerModel.Change] = []
     private var observation: PlayerModel.Observation?
 
     init() {
-        model = PlayerModel(engine: engine)
+        model = PlayerModel(engine: engine, scheduler: scheduler)
         engine.setVolume(0.2)
         observation = model.observe { [unowned self] in self.changes.append($0) }
     }

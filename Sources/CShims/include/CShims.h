@@ -79,6 +79,7 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
 // gettext: libintl.h is not part of Swift's Glibc module.
 void reel_i18n_init(const char *domain, const char *localedir);
 const char *reel_gettext(const char *msgid);
+const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n);
 
 // GstAppSink callbacks, set from C so the struct layout (which grows between releases) is
 // filled by the compiler that knows it. `on_sample` runs on the streaming thread.

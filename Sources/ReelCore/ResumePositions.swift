@@ -1,0 +1,85 @@
+import Foundation
+
+/// Where the user left long files, so they open there again. Kept in one small JSON file
+/// (`$XDG_STATE_HOME/reel/positions.json`), keyed by a hash of the URI so the file does not
+/// list what the user watched; written atomically.
+@MainActor
+public final class ResumePositions {
+    /// Only files longer than this are worth resuming.
+    public static let minimumDuration: Seconds = 180
+    /// Positions this close to either end are not worth keeping.
+    static let margin: Seconds = 10
+    /// The oldest entries go beyond this many.
+    static let capacity = 500
+
+    private struct Entry: Codable, Equatable {
+        var position: Seconds
+        var saved: Double
+    }
+
+    private let file: StateFile
+    private var entries: [String: Entry] = [:]
+    /// What went wrong reading the file at start-up, for the log; the file was set aside.
+    public private(set) var loadProblem: String?
+
+    public init(file: StateFile) {
+        self.file = file
+        guard let data = file.read() else { return }
+        do {
+            entries = try JSONDecoder().decode([String: Entry].self, from: data)
+                .filter { $0.value.position.isFinite && $0.value.position > 0 }
+        } catch {
+            let movedTo = file.setAside()
+            loadProblem = "resume positions in \(file.path) could not be read and were set aside"
+                + (movedTo.map { " as \($0)" } ?? "") + ": \(error)"
+        }
+    }
+
+    public func position(for uri: String) -> Seconds? {
+        entries[Self.key(for: uri)]?.position
+    }
+
+    /// Records `position` for a long file, or forgets it when it is near either end.
+    public func update(uri: String, position: Seconds, duration: Seconds) {
+        guard duration > Self.minimumDuration, position.isFinite else { return }
+        let key = Self.key(for: uri)
+        if position < Self.margin || position > duration - Self.margin {
+            forget(uri: uri)
+            return
+        }
+        let entry = Entry(position: position, saved: Date().timeIntervalSince1970)
+        guard entries[key]?.position != position else { return }
+        entries[key] = entry
+        if entries.count > Self.capacity {
+            let oldest = entries.min { $0.value.saved < $1.value.saved }!.key
+            entries[oldest] = nil
+        }
+        save()
+    }
+
+    public func forget(uri: String) {
+        guard entries.removeValue(forKey: Self.key(for: uri)) != nil else { return }
+        save()
+    }
+
+    private func save() {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try file.write(encoder.encode(entries))
+        } catch {
+            // Losing a resume position is not worth interrupting playback for.
+            loadProblem = "resume positions could not be saved to \(file.path): \(error)"
+        }
+    }
+
+    /// FNV-1a, 64 bits, as hex: stable across runs and platforms (Swift's hashValue is not).
+    static func key(for uri: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uri.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
