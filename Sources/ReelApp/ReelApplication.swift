@@ -34,11 +34,11 @@ final class ReelApplication {
                                       tr("Show the version and exit"), nil)
         g_application_add_main_option(gapp, "enqueue", CChar(UInt8(ascii: "e")), G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                       tr("Add the files to the queue instead of playing them now"), nil)
-        g_application_add_main_option(gapp, "repeat-each", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_INT,
+        g_application_add_main_option(gapp, "repeat-each", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Play each item N times before moving on (1–100)"), "N")
-        g_application_add_main_option(gapp, "gap", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_DOUBLE,
+        g_application_add_main_option(gapp, "gap", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Wait this many seconds between plays (0–60)"), tr("SECONDS"))
-        g_application_add_main_option(gapp, "rate", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_DOUBLE,
+        g_application_add_main_option(gapp, "rate", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Play at this speed (0.25–4)"), tr("RATE"))
         g_application_set_option_context_parameter_string(gapp, tr("[FILE|FOLDER|URI…]"))
         g_application_set_option_context_summary(gapp, tr("Play videos and audio files."))
@@ -75,16 +75,15 @@ final class ReelApplication {
     }
 
     private static func options(from dict: UnsafeMutablePointer<GVariantDict>) -> CommandLineOptions {
-        func value(_ key: String, _ type: String) -> OpaquePointer? {
-            let variantType = g_variant_type_new(type)
-            defer { g_variant_type_free(variantType) }
-            return g_variant_dict_lookup_value(dict, key, variantType)
+        func text(_ key: String) -> String? {
+            let type = g_variant_type_new("s")
+            defer { g_variant_type_free(type) }
+            guard let value = g_variant_dict_lookup_value(dict, key, type) else { return nil }
+            defer { g_variant_unref(value) }
+            return g_variant_get_string(value, nil).map { String(cString: $0) }
         }
-        var options = CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0)
-        if let v = value("repeat-each", "i") { options.repeatEach = Int(g_variant_get_int32(v)); g_variant_unref(v) }
-        if let v = value("gap", "d") { options.gap = g_variant_get_double(v); g_variant_unref(v) }
-        if let v = value("rate", "d") { options.rate = g_variant_get_double(v); g_variant_unref(v) }
-        return options
+        return CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
+                                  gap: text("gap"), rate: text("rate"))
     }
 
     /// A command line, from this process or one started while Reel was running: apply the
@@ -118,7 +117,9 @@ final class ReelApplication {
         guard let model = player?.model else { return }
         let expansion = MediaFolder.expand(uris)
         for folder in expansion.emptyFolders {
-            window?.showToast(String(format: tr("“%@” contains no videos or audio files."), folder))
+            let message = String(format: tr("“%@” contains no videos or audio files."), folder)
+            Log.warning(message)
+            window?.showToast(message)
         }
         guard !expansion.uris.isEmpty else { return }
         if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The command line's playback options, checked before anything starts so a nonsense value
 /// is refused with a clear message and a non-zero exit status, not quietly clamped.
 public struct CommandLineOptions: Equatable, Sendable {
@@ -13,8 +15,33 @@ public struct CommandLineOptions: Equatable, Sendable {
         self.rate = rate
     }
 
+    /// Reads the options' text as typed (GLib's own number options cannot tell `--gap=0` from no
+    /// option at all); a value that is not a number is a problem, reported by `problem`.
+    public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?) {
+        self.enqueue = enqueue
+        func number(_ text: String?, _ option: String) -> Double? {
+            guard let text else { return nil }
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                unreadable = unreadable ?? String(format: tr("%@ needs a number, not “%@”."), option, text)
+                return nil
+            }
+            return value
+        }
+        if let value = number(repeatEach, "--repeat-each") {
+            if value.rounded() == value, let whole = Int(exactly: value) { self.repeatEach = whole } else {
+                unreadable = unreadable ?? String(format: tr("%@ needs a whole number, not “%@”."), "--repeat-each", repeatEach ?? "")
+            }
+        }
+        self.gap = number(gap, "--gap")
+        self.rate = number(rate, "--rate")
+    }
+
+    /// An option whose text was not a number.
+    private var unreadable: String?
+
     /// The first problem with the values, in words, or nil when all are usable.
     public var problem: String? {
+        if let unreadable { return unreadable }
         if let repeatEach, !PlayerModel.repeatRange.contains(repeatEach) {
             return String(format: tr("--repeat-each must be a whole number from %d to %d (got %d)."),
                           PlayerModel.repeatRange.lowerBound, PlayerModel.repeatRange.upperBound, repeatEach)

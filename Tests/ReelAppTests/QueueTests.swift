@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+/// Queues, repeats, gaps, speed and resume on the real app, observed from outside over MPRIS.
+final class QueueTests: XCTestCase {
+    private var clips: [String] { (1...5).map { Paths.media("short-\($0).webm") } }
+
+    /// A language course: five 2-second sentences, each heard twice at 1.8× with a second's pause
+    /// after every hearing: 1,1,2,2,…,5,5 in 10 × 2/1.8 + 9 × 1 ≈ 20.1 s.
+    func testTheLanguageLearnersLoop() throws {
+        // Listening from before Reel starts, so the very first play is seen too.
+        let bus = try DBusClient()
+        bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        let app = try ReelApp(["--repeat-each=2", "--gap=1", "--rate=1.8"] + clips)
+        var plays: [String] = []
+        var currentTrack = ""
+        var currentTitle = ""
+        var gaps = 0
+        var started: Date?
+        var ended: Date?
+        var handled = 0
+        let deadline = Date().addingTimeInterval(60)
+        while ended == nil && Date() < deadline {
+            bus.pump(for: 0.05)
+            for signal in bus.signals.dropFirst(handled) {
+                handled += 1
+                if signal.member == "Seeked", let micro = signal.arguments.first?.int64Value, micro < 100_000,
+                   !currentTrack.isEmpty {
+                    plays.append(currentTitle)  // the same item from its start: a repeat
+                }
+                guard signal.member == "PropertiesChanged", signal.arguments.count > 1 else { continue }
+                let changed = signal.arguments[1].dictionary
+                if let metadata = changed["Metadata"]?.dictionary, let track = metadata["mpris:trackid"]?.stringValue,
+                   track != currentTrack {
+                    currentTrack = track
+                    currentTitle = metadata["xesam:title"]?.stringValue ?? "?"
+                    plays.append(currentTitle)
+                }
+                if changed["CanPause"]?.boolValue == false { gaps += 1 }
+                switch changed["PlaybackStatus"]?.stringValue {
+                case "Playing": if started == nil { started = signal.time }
+                case "Stopped": if started != nil { ended = signal.time }
+                default: break
+                }
+            }
+        }
+        XCTAssertEqual(plays, ["short-1", "short-1", "short-2", "short-2", "short-3", "short-3", "short-4", "short-4",
+                               "short-5", "short-5"])
+        XCTAssertEqual(gaps, 9, "a gap after every play but the last, with the transport disabled")
+        let total = try XCTUnwrap(ended).timeIntervalSince(try XCTUnwrap(started))
+        let expected = 10 * 2 / 1.8 + 9 * 1.0
+        print("language learner's loop: \(String(format: "%.2f", total)) s for an expected \(String(format: "%.2f", expected)) s")
+        XCTAssertEqual(total, expected, accuracy: expected * 0.1, "the whole course takes its expected time")
+        XCTAssertEqual(try app.property("Rate").doubleValue, 1.8)
+    }
+
+    func testNonsenseOptionsAreRefusedInWords() {
+        for (arguments, mention) in [(["--rate=10"], "--rate"), (["--rate=nan"], "--rate"), (["--gap=-1"], "--gap"),
+                                     (["--repeat-each=0"], "--repeat-each"), (["--repeat-each=lots"], "lots")] {
+            let result = shell(Paths.reel.path, arguments + [Paths.media("short-1.webm")])
+            XCTAssertNotEqual(result.status, 0, "\(arguments) must fail")
+            XCTAssertTrue(result.output.contains(mention), "\(arguments): the message names the problem: \(result.output)")
+        }
+    }
+
+    func testEnqueueAddsToTheRunningInstanceAndAFileOpensThere() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        let enqueue = shell(Paths.reel.path, ["--enqueue", Paths.media("short-2.webm"), Paths.media("short-3.webm")])
+        XCTAssertEqual(enqueue.status, 0, enqueue.output)
+        eventually("three tracks") { ((try? app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList"))?.strings?.count ?? 0) == 3 }
+        XCTAssertEqual(app.title, "tone-30s", "enqueueing does not interrupt")
+        XCTAssertEqual(app.status, "Playing")
+
+        let open = shell(Paths.reel.path, [Paths.media("short-4.webm")])
+        XCTAssertEqual(open.status, 0, open.output)
+        app.waitForPlaying("short-4")
+        XCTAssertTrue(app.process.isRunning)
+    }
+
+    func testAFolderQueuesItsMediaInNaturalOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, source) in [("Lesson 10.webm", "short-3"), ("lesson 2.webm", "short-2"), ("Lesson 1.webm", "short-1")] {
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name).path,
+                                                       withDestinationPath: Paths.media("\(source).webm"))
+        }
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+
+        let app = try ReelApp([folder.path])
+        app.waitForPlaying("Lesson 1")
+        let ids = try XCTUnwrap(app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings)
+        let metadata = try app.bus.call(ReelApp.busName, ReelApp.mprisPath, "org.mpris.MediaPlayer2.TrackList",
+                                        "GetTracksMetadata", [.objectPaths(ids)])
+        guard case .array(_, let entries)? = metadata.first else { return XCTFail("no metadata") }
+        XCTAssertEqual(entries.compactMap { $0.dictionary["xesam:title"]?.stringValue }, ["Lesson 1", "lesson 2", "Lesson 10"])
+
+        // A folder with nothing to play says so and changes nothing.
+        XCTAssertEqual(shell(Paths.reel.path, [empty.path]).status, 0)
+        eventually("Reel says the folder is empty") { app.output.contains("contains no videos or audio files") }
+        XCTAssertEqual(try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings?.count, 3)
+        XCTAssertEqual(app.status, "Playing")
+    }
+
+    func testSpeedIsKeptAcrossPauseNextAndRestart() throws {
+        let config = try BackgroundTests.settingsDirectory([:])
+        do {
+            let app = try ReelApp(["--rate=1.5"] + clips, environment: config)
+            app.waitForPlaying()
+            try app.player("Pause")
+            eventually("paused") { app.status == "Paused" }
+            try app.player("Play")
+            try app.player("Next")
+            app.waitForPlaying("short-2")
+            XCTAssertEqual(try app.property("Rate").doubleValue, 1.5)
+            app.key("bracketright")
+            eventually("a step faster") { (try? app.property("Rate").doubleValue) == 1.55 }
+            app.stop()
+        }
+        let again = try ReelApp([Paths.media("short-1.webm")], environment: config)
+        again.waitForPlaying()
+        XCTAssertEqual(try again.property("Rate").doubleValue, 1.55, "the speed is remembered across runs")
+    }
+
+    func testALongFileResumesWhereItWasLeftAndCanStartOver() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["XDG_STATE_HOME": state.path]
+        do {
+            let app = try ReelApp([Paths.media("long-4min.webm")], environment: environment)
+            app.waitForPlaying()
+            let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+            try app.player("SetPosition", [.objectPath(track), .int64(100_000_000)])
+            eventually("at 100 s") { app.position >= 100 }
+            app.stop()  // quitting keeps the position
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("reel").path)
+        XCTAssertEqual(files, ["positions.json"], "one state file, no leftovers")
+
+        let again = try ReelApp([Paths.media("long-4min.webm")], environment: environment)
+        again.waitForPlaying()
+        eventually("resumed near 100 s") { again.position >= 99 && again.position < 110 }
+        XCTAssertNotNil(again.screenshot("resume-toast"))
+        again.activate("start-over")
+        eventually("started over") { again.position < 5 }
+    }
+}
