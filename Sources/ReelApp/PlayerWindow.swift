@@ -19,7 +19,7 @@ final class PlayerWindow {
     private let videoView: VideoView
     private let controls: ControlBar
     private let queuePanel: QueuePanel
-    private let queueRevealer: Widget
+    private let queueFlap: Widget
     private let controlsRevealer: Widget
     private var hideControlsTimer: guint = 0
     private var fileChooser: OpaquePointer?
@@ -75,12 +75,14 @@ final class PlayerWindow {
         gtk_widget_set_vexpand(content, 1)
 
         queuePanel = QueuePanel(model: model)
-        queueRevealer = gtk_revealer_new()!
-        gtk_revealer_set_transition_type(gcast(queueRevealer), GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
-        gtk_revealer_set_child(gcast(queueRevealer), queuePanel.widget)
-        gtk_revealer_set_reveal_child(gcast(queueRevealer), 0)
-        gtk_widget_set_hexpand(content, 1)
-        let body = UI.box(GTK_ORIENTATION_HORIZONTAL, [content, queueRevealer])
+        // A flap beside the video on wide windows, over it on narrow ones.
+        queueFlap = adw_flap_new()!
+        adw_flap_set_content(gcast(queueFlap), content)
+        adw_flap_set_flap(gcast(queueFlap), queuePanel.widget)
+        adw_flap_set_flap_position(gcast(queueFlap), GTK_PACK_END)
+        adw_flap_set_reveal_flap(gcast(queueFlap), 0)
+        adw_flap_set_swipe_to_open(gcast(queueFlap), 0)
+        let body = queueFlap
 
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header, body]))
@@ -122,7 +124,7 @@ final class PlayerWindow {
     }
 
     func setQueueShown(_ shown: Bool) {
-        gtk_revealer_set_reveal_child(gcast(queueRevealer), shown ? 1 : 0)
+        adw_flap_set_reveal_flap(gcast(queueFlap), shown ? 1 : 0)
     }
 
     var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }

@@ -47,7 +47,9 @@ final class QueuePanel {
         g_object_unref(UnsafeMutableRawPointer(loopMenu))
         UI.setTooltip(loop, tr("Repeat"))
         let header = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [titles, shuffle, loop])
-        UI.addClasses(header, "queue-header")
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top,
+                       gtk_widget_set_margin_bottom] { margin(header, 6) }
+        gtk_widget_set_margin_start(header, 12)
 
         list = gtk_list_box_new()!
         UI.addClasses(list, "navigation-sidebar")
@@ -62,7 +64,9 @@ final class QueuePanel {
 
         let panel = UI.box(GTK_ORIENTATION_VERTICAL, [header, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), scroller])
         gtk_widget_set_size_request(panel, 280, -1)
-        UI.addClasses(panel, "queue-panel")
+        // A fixed width: the titles' expansion must not make the panel take half the window.
+        gtk_widget_set_hexpand(panel, 0)
+        UI.addClasses(panel, "queue-panel", "background")
         widget = panel
 
         let context = Unmanaged.passUnretained(self).toOpaque()

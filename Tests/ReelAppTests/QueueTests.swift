@@ -54,6 +54,32 @@ final class QueueTests: XCTestCase {
         XCTAssertEqual(try app.property("Rate").doubleValue, 1.8)
     }
 
+    /// F9 shows the panel; a click on a row plays it, its button removes it.
+    func testTheQueuePanel() throws {
+        let app = try ReelApp(clips.map { $0 } + [Paths.media("tone-30s.webm")])
+        app.waitForPlaying("short-1")
+        try app.player("Pause")
+        func panelShown() -> Bool {
+            guard let shot = app.screenshot() else { return false }
+            let panel = shot.mean(x0: 0.74, y0: 0.6, x1: 0.98, y1: 0.9)  // below the rows: the panel's background
+            return panel.r > 200 && panel.g > 200 && panel.b > 200
+        }
+        XCTAssertFalse(panelShown(), "hidden at first")
+        app.key("F9")
+        eventually("the panel shown") { panelShown() }
+        XCTAssertNotNil(app.screenshot("queue-panel"))
+        // Rows are 38 px apart from y = 123 in the 960×600 window (Adwaita's navigation-sidebar).
+        app.click(x: 0.77, y: 237.0 / 600)
+        app.waitForPlaying("short-4")
+        let tracks = { (try? app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList"))?.strings?.count ?? 0 }
+        XCTAssertEqual(tracks(), 6)
+        app.click(x: 924.0 / 960, y: 123.0 / 600)  // short-1's remove button
+        eventually("short-1 removed") { tracks() == 5 }
+        XCTAssertEqual(app.title, "short-4", "removing another item does not interrupt")
+        app.key("F9")
+        eventually("the panel hidden") { !panelShown() }
+    }
+
     func testNonsenseOptionsAreRefusedInWords() {
         for (arguments, mention) in [(["--rate=10"], "--rate"), (["--rate=nan"], "--rate"), (["--gap=-1"], "--gap"),
                                      (["--repeat-each=0"], "--repeat-each"), (["--repeat-each=lots"], "lots")] {
