@@ -19,6 +19,8 @@ final class ControlBar {
     private let elapsedLabel: Widget
     private let totalButton: Widget
     private let rateButton: Widget
+    private let tracksButton: Widget
+    private var shownTracks: (audio: [MediaTrack], subtitles: [MediaTrack])?
     private let volumeButton: Widget
     private let volumeScale: Widget
     private let muteButton: Widget
@@ -56,6 +58,10 @@ final class ControlBar {
         gtk_menu_button_set_menu_model(gcast(rateButton), gcast(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
 
+        tracksButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(gcast(tracksButton), "media-view-subtitles-symbolic")
+        UI.setTooltip(tracksButton, tr("Subtitles and Sound Tracks"))
+
         volumeScale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
         gtk_scale_set_draw_value(gcast(volumeScale), 0)
         gtk_widget_set_size_request(volumeScale, 160, -1)
@@ -71,7 +77,7 @@ final class ControlBar {
         transport = [back, playButton, forward, slider.widget]
         let bar = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6,
                          [previousButton, back, playButton, forward, nextButton, elapsedLabel, slider.widget, totalButton,
-                          rateButton, volumeButton])
+                          rateButton, tracksButton, volumeButton])
         UI.addClasses(bar, "toolbar", "osd", "controls")
         gtk_widget_set_valign(bar, GTK_ALIGN_END)
         widget = bar
@@ -102,10 +108,12 @@ final class ControlBar {
     func update(_ change: PlayerModel.Change) {
         switch change {
         case .position, .duration, .seeked: updateTime()
-        case .status, .item, .media, .gap, .queue: updateAll()
+        case .status, .item, .media, .gap, .queue:
+            updateAll()
+            updateTracksMenu()
         case .rate: gtk_menu_button_set_label(gcast(rateButton), Self.rateText(model.rate))
         case .volume: updateVolume()
-        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed: break
+        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle: break
         }
     }
 
@@ -135,6 +143,41 @@ final class ControlBar {
                                    : TimeFormat.string(model.duration)
         gtk_button_set_label(gcast(totalButton), total)
         slider.update()
+    }
+
+    /// The sound tracks and subtitles of the media, as radio items of `app.audio-track` and
+    /// `app.subtitle-track` (-1: off), and a way to add subtitles from a file.
+    private func updateTracksMenu() {
+        let audio = model.media?.audioTracks ?? [], subtitles = model.media?.subtitleTracks ?? []
+        gtk_widget_set_visible(tracksButton, model.media?.hasVideo ?? false ? 1 : 0)
+        if let shown = shownTracks, shown.audio == audio, shown.subtitles == subtitles { return }
+        shownTracks = (audio, subtitles)
+        let menu = g_menu_new()!
+        func section(_ title: String?, _ items: [(String, String, OpaquePointer?)]) {
+            let section = g_menu_new()!
+            for (label, action, target) in items {
+                let item = g_menu_item_new(label, nil)!
+                g_menu_item_set_action_and_target_value(item, action, target)
+                g_menu_append_item(section, item)
+                g_object_unref(UnsafeMutableRawPointer(item))
+            }
+            g_menu_append_section(menu, title, gcast(section))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
+        if audio.count > 1 {
+            section(tr("Sound"), audio.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.audio-track", g_variant_new_int32(Int32($1.index))) })
+        }
+        section(tr("Subtitles"), [(tr("Off"), "app.subtitle-track", g_variant_new_int32(-1))] +
+                subtitles.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.subtitle-track", g_variant_new_int32(Int32($1.index))) } +
+                [(tr("Add Subtitles From a File…"), "app.open-subtitles", nil)])
+        gtk_menu_button_set_menu_model(gcast(tracksButton), gcast(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
+
+    /// "English", "Commentary — English", or "Track 2" when the media says nothing.
+    static func label(for track: MediaTrack, number: Int) -> String {
+        let parts = [track.title, track.language].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? String(format: tr("Track %d"), number) : parts.joined(separator: " — ")
     }
 
     private func updateVolume() {

@@ -21,6 +21,7 @@ final class PlayerWindow {
     private let queuePanel: QueuePanel
     private let queueFlap: Widget
     private let controlsRevealer: Widget
+    private let subtitleLabel: Widget
     private var hideControlsTimer: guint = 0
     private var fileChooser: OpaquePointer?
     private var observation: PlayerModel.Observation?
@@ -55,8 +56,17 @@ final class PlayerWindow {
         gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
         gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
         gtk_widget_set_valign(controlsRevealer, GTK_ALIGN_END)
+        subtitleLabel = UI.label(classes: ["subtitle"])
+        gtk_label_set_wrap(gcast(subtitleLabel), 1)
+        gtk_label_set_justify(gcast(subtitleLabel), GTK_JUSTIFY_CENTER)
+        gtk_widget_set_valign(subtitleLabel, GTK_ALIGN_END)
+        gtk_widget_set_halign(subtitleLabel, GTK_ALIGN_CENTER)
+        gtk_widget_set_margin_bottom(subtitleLabel, 84)
+        gtk_widget_set_can_target(subtitleLabel, 0)
+        gtk_widget_set_visible(subtitleLabel, 0)
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(gcast(overlay), videoView.widget)
+        gtk_overlay_add_overlay(gcast(overlay), subtitleLabel)
         gtk_overlay_add_overlay(gcast(overlay), controlsRevealer)
 
         let empty = adw_status_page_new()!
@@ -141,6 +151,8 @@ final class PlayerWindow {
         switch change {
         case .item, .media, .status:
             refresh()
+        case .subtitle:
+            showSubtitle(model.subtitle)
         case .resumed(let position):
             showToast(String(format: tr("Resumed at %@"), TimeFormat.string(position)),
                       button: tr("_Start Over"), action: "app.start-over")
@@ -171,6 +183,18 @@ final class PlayerWindow {
             videoView.show(media: model.media, title: model.title)
         }
         scheduleControlsHide()
+    }
+
+    /// Subtitle markup comes from the subtitle parser (italics, bold); anything that does not
+    /// parse as markup is shown as the plain text it is.
+    private func showSubtitle(_ line: SubtitleLine?) {
+        guard let line, !line.text.isEmpty else { return gtk_widget_set_visible(subtitleLabel, 0) }
+        if line.isMarkup, pango_parse_markup(line.text, -1, 0, nil, nil, nil, nil) != 0 {
+            gtk_label_set_markup(gcast(subtitleLabel), line.text)
+        } else {
+            gtk_label_set_text(gcast(subtitleLabel), line.text)
+        }
+        gtk_widget_set_visible(subtitleLabel, 1)
     }
 
     func showToast(_ message: String, button: String? = nil, action: String? = nil) {
@@ -217,19 +241,35 @@ final class PlayerWindow {
     // MARK: Opening
 
     func showOpenDialog() {
-        let chooser = gtk_file_chooser_native_new(tr("Open"), gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
+        showFileChooser(title: tr("Open"), filterName: tr("Videos and Audio"), multiple: true,
+                        add: { filter in for type in MediaTypes.mimeTypes { gtk_file_filter_add_mime_type(filter, type) } }) {
+            [weak self] uris in self?.application?.open(uris)
+        }
+    }
+
+    func showOpenSubtitlesDialog() {
+        showFileChooser(title: tr("Add Subtitles"), filterName: tr("Subtitles"), multiple: false,
+                        add: { filter in for ext in SubtitleFiles.extensions { gtk_file_filter_add_suffix(filter, ext) } }) {
+            [weak self] uris in if let uri = uris.first { self?.model.openSubtitles(uri: uri) }
+        }
+    }
+
+    private func showFileChooser(title: String, filterName: String, multiple: Bool,
+                                 add: (OpaquePointer) -> Void,
+                                 then accept: @escaping @MainActor ([String]) -> Void) {
+        let chooser = gtk_file_chooser_native_new(title, gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
                                                   tr("_Open"), tr("_Cancel"))!
-        gtk_file_chooser_set_select_multiple(gcast(chooser), 1)
+        gtk_file_chooser_set_select_multiple(gcast(chooser), multiple ? 1 : 0)
         let filter = gtk_file_filter_new()!
-        gtk_file_filter_set_name(filter, tr("Videos and Audio"))
-        for type in MediaTypes.mimeTypes { gtk_file_filter_add_mime_type(filter, type) }
+        gtk_file_filter_set_name(filter, filterName)
+        add(filter)
         gtk_file_chooser_add_filter(gcast(chooser), filter)
         g_object_unref(UnsafeMutableRawPointer(filter))
         connectMainSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] args in
             guard let self else { return }
             if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {
                 let files = gtk_file_chooser_get_files(gcast(chooser))
-                self.application?.open(Self.uris(in: files))
+                accept(Self.uris(in: files))
                 if let files { g_object_unref(UnsafeMutableRawPointer(files)) }
             }
             if let chooser = self.fileChooser { g_object_unref(UnsafeMutableRawPointer(chooser)) }

@@ -258,6 +258,7 @@ final class ReelApplication {
         add("about") { [weak self] _ in self?.showAbout() }
         add("start-over") { _ in model.startOver() }
         installQueueActions(model)
+        installTrackActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
             guard let self else { return }
             g_application_quit(gcast(self.app))
@@ -299,6 +300,24 @@ final class ReelApplication {
             if let state { g_variant_unref(state) }
             g_simple_action_set_state(queueAction, g_variant_new_boolean(shown ? 0 : 1))
             self.window?.setQueueShown(!shown)
+        }
+    }
+
+    /// The track choices are stateful so menus show which one plays; the state follows the media.
+    private func installTrackActions(_ model: PlayerModel) {
+        let audio = addStateful("audio-track", parameter: "i", state: g_variant_new_int32(0)) { value in
+            if let value { model.selectAudioTrack(Int(g_variant_get_int32(value))) }
+        }
+        let subtitles = addStateful("subtitle-track", parameter: "i", state: g_variant_new_int32(-1)) { value in
+            guard let value else { return }
+            let index = Int(g_variant_get_int32(value))
+            model.selectSubtitleTrack(index < 0 ? nil : index)
+        }
+        add("open-subtitles") { [weak self] _ in self?.window?.showOpenSubtitlesDialog() }
+        model.observe { change in
+            guard change == .media || change == .item else { return }
+            g_simple_action_set_state(audio, g_variant_new_int32(Int32(model.media?.currentAudioTrack ?? 0)))
+            g_simple_action_set_state(subtitles, g_variant_new_int32(Int32(model.media?.currentSubtitleTrack ?? -1)))
         }
     }
 

@@ -64,6 +64,38 @@ public struct CoverArt: Equatable, Sendable {
     }
 }
 
+/// A sound or subtitle stream of the media, one the user can pick.
+public struct MediaTrack: Equatable, Sendable {
+    /// The engine's index of the stream among those of its kind.
+    public var index: Int
+    public var title: String?
+    /// An ISO 639 code, when the media says.
+    public var language: String?
+
+    public init(index: Int, title: String? = nil, language: String? = nil) {
+        self.index = index
+        self.title = title
+        self.language = language
+    }
+}
+
+/// One subtitle line and the stretch of the media it covers.
+public struct SubtitleLine: Equatable, Sendable {
+    public var text: String
+    /// Pango markup (italics and the like, from the subtitle parser) rather than plain text.
+    public var isMarkup: Bool
+    /// Media time the line covers, when known; it leaves the screen outside it.
+    public var start: Seconds?
+    public var end: Seconds?
+
+    public init(text: String, isMarkup: Bool = false, start: Seconds? = nil, end: Seconds? = nil) {
+        self.text = text
+        self.isMarkup = isMarkup
+        self.start = start
+        self.end = end
+    }
+}
+
 /// What the media says about itself once loaded.
 public struct MediaInfo: Equatable, Sendable {
     public var title: String?
@@ -74,6 +106,12 @@ public struct MediaInfo: Equatable, Sendable {
     public var hasVideo: Bool
     public var hasAudio: Bool
     public var isSeekable: Bool
+    public var audioTracks: [MediaTrack] = []
+    public var subtitleTracks: [MediaTrack] = []
+    /// The index of the sound track playing.
+    public var currentAudioTrack: Int?
+    /// The index of the subtitles shown; nil while subtitles are off.
+    public var currentSubtitleTrack: Int?
 
     public init(title: String? = nil, album: String? = nil, artists: [String] = [],
                 coverArt: CoverArt? = nil, videoSize: VideoSize? = nil,
@@ -114,6 +152,9 @@ public enum EngineEvent: Sendable, Equatable {
     case muted(Bool)
     /// The audio device in use went away (headphones unplugged) and the sound moved elsewhere.
     case audioOutputLost
+    /// A subtitle line for some stretch of the media; nil: forget the lines had so far
+    /// (another track, subtitles off, another item).
+    case subtitle(SubtitleLine?)
 }
 
 /// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;
@@ -134,4 +175,9 @@ public protocol PlaybackEngine: AnyObject {
     func setMuted(_ muted: Bool)
     /// Turns the video branch off (no decoding, conversion or upload) or back on.
     func setVideoEnabled(_ enabled: Bool)
+    func selectAudioTrack(_ index: Int)
+    /// Shows the subtitle track `index`, or none.
+    func selectSubtitleTrack(_ index: Int?)
+    /// Adds subtitles from a file (SubRip, WebVTT…) to the item loaded or about to play.
+    func setExternalSubtitles(uri: String)
 }

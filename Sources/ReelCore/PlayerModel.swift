@@ -22,6 +22,8 @@ public final class PlayerModel {
         case stallRecovery(StallRecovery, at: Seconds)
         /// The item was opened where it was left last time.
         case resumed(at: Seconds)
+        /// The subtitle line on screen changed (`subtitle`).
+        case subtitle
     }
 
     public enum StallRecovery: Equatable, Sendable {
@@ -59,6 +61,11 @@ public final class PlayerModel {
     public private(set) var gapLength: Seconds = 0
     /// While waiting between two plays: the seconds left.
     public private(set) var gapRemaining: Seconds?
+    /// The subtitle line to show now, if any.
+    public private(set) var subtitle: SubtitleLine?
+    /// Lines of the subtitle track playing, as they came (ahead of the position).
+    private var subtitleLines: [SubtitleLine] = []
+    static let subtitleLinesKept = 2000
     /// How many times playback stalled and was recovered, for logs and tests.
     public private(set) var stallRecoveries = 0
 
@@ -226,6 +233,7 @@ public final class PlayerModel {
     /// seek asked for before the item is ready and does it once it is).
     private func load(_ item: QueueItem, at position: Seconds?) {
         engine.load(uri: item.uri)
+        if let subtitles = SubtitleFiles.beside(item.uri) { engine.setExternalSubtitles(uri: subtitles) }
         if let position, position > 0 {
             self.position = position
             pendingSeek = position
@@ -240,6 +248,23 @@ public final class PlayerModel {
         duration = nil
         media = nil
         pendingSeek = nil
+        subtitleLines.removeAll()
+        updateSubtitle()
+    }
+
+    /// Shows the lines whose stretch holds the position (overlapping ones together, in order).
+    /// A line without times shows until the next one comes.
+    private func updateSubtitle() {
+        let due = subtitleLines.filter { line in
+            guard let start = line.start else { return line == subtitleLines.last }
+            return start <= position + 0.05 && line.end.map { position < $0 } ?? true
+        }
+        let line = due.isEmpty ? nil
+            : SubtitleLine(text: due.map(\.text).joined(separator: "\n"), isMarkup: due.allSatisfy(\.isMarkup),
+                           start: due.compactMap(\.start).min(), end: due.compactMap(\.end).max())
+        guard line != subtitle else { return }
+        subtitle = line
+        notify(.subtitle)
     }
 
     // MARK: Transport
@@ -356,6 +381,26 @@ public final class PlayerModel {
         notify(.volume)
     }
 
+    // MARK: Tracks
+
+    public func selectAudioTrack(_ index: Int) {
+        guard let media, media.audioTracks.contains(where: { $0.index == index }), media.currentAudioTrack != index else { return }
+        engine.selectAudioTrack(index)
+    }
+
+    /// Shows the subtitle track `index`; nil turns subtitles off.
+    public func selectSubtitleTrack(_ index: Int?) {
+        guard let media, media.currentSubtitleTrack != index else { return }
+        if let index, !media.subtitleTracks.contains(where: { $0.index == index }) { return }
+        engine.selectSubtitleTrack(index)
+    }
+
+    /// Subtitles from a file the user picked, for the item playing.
+    public func openSubtitles(uri: String) {
+        guard currentItem != nil, MediaLocation.isSupported(uri) else { return }
+        engine.setExternalSubtitles(uri: uri)
+    }
+
     /// Whether any of the video can be seen (the window is not minimized or hidden).
     public private(set) var isVideoVisible = true
 
@@ -385,6 +430,7 @@ public final class PlayerModel {
             stalledFor = 0
             recoveryStep = 0
             notify(.position)
+            updateSubtitle()
         case .duration(let newDuration):
             let known = newDuration.flatMap { $0 > 0 ? $0 : nil }
             guard known != duration else { return }
@@ -418,6 +464,15 @@ public final class PlayerModel {
         case .audioOutputLost:
             // As phones do: pause, and resume only when the user says so.
             if status.isPlaying || (status == .loading && wantsToPlay) { pause() }
+        case .subtitle(let line?):
+            // Lines come ahead of time, and again after a seek: keep each once.
+            guard !subtitleLines.contains(line) else { return }
+            subtitleLines.append(line)
+            if subtitleLines.count > Self.subtitleLinesKept { subtitleLines.removeFirst(subtitleLines.count - Self.subtitleLinesKept) }
+            updateSubtitle()
+        case .subtitle(nil):
+            subtitleLines.removeAll()
+            updateSubtitle()
         case .muted(let muted):
             guard muted != isMuted else { return }
             isMuted = muted
@@ -574,6 +629,8 @@ public final class PlayerModel {
             notify(.stallRecovery(.reload, at: position))
             let at = position
             resetItemState()
+            // Loading again: the engine reports the old pipeline stopping on the way.
+            setStatus(.loading)
             load(item, at: at)
         default:
             recoveryStep = 0

@@ -32,6 +32,9 @@ public final class GstPlayEngine: PlaybackEngine {
     static let videoSwitchSpacing: UInt32 = 250  // ms
     public var isVideoEnabled: Bool { videoEnabled }
     private var lastMediaInfo: MediaInfo?
+    private var subtitleSink: SubtitleSink!
+    /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
+    private var subtitlesOff = false
 
     public static let positionUpdateInterval: UInt32 = 100  // ms: ten updates a second
 
@@ -60,6 +63,13 @@ public final class GstPlayEngine: PlaybackEngine {
         missingPlugins.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
+        subtitleSink = SubtitleSink { [weak self] line in
+            runSoon {
+                guard let self, !self.subtitlesOff else { return }
+                self.onEvent?(.subtitle(line))
+            }
+        }
+        reel_object_set_pointer(pipeline.raw, "text-sink", subtitleSink.element.raw)
         connectSignals()
         if let audioDeviceSink { watchAudioDevice(audioDeviceSink) }
     }
@@ -159,11 +169,7 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectMainSignal(a, "media-info-updated") { [weak self] args in
             guard let self, let info = args.pointer(1) else { return }
-            let media = MediaInfoReader.read(gcast(info))
-            if media != self.lastMediaInfo {
-                self.lastMediaInfo = media
-                self.onEvent?(.mediaInfo(media))
-            }
+            self.report(mediaInfo: gcast(info))
         }
         connectMainSignal(a, "volume-changed") { [weak self] _ in
             guard let self else { return }
@@ -175,6 +181,30 @@ public final class GstPlayEngine: PlaybackEngine {
         }
     }
 
+    private func report(mediaInfo info: OpaquePointer) {
+        let currentSubtitle = currentTrackIndex(gst_play_get_current_subtitle_track(player.pointer))
+        let media = MediaInfoReader.read(info, currentAudio: currentTrackIndex(gst_play_get_current_audio_track(player.pointer)),
+                                         currentSubtitle: subtitlesOff ? nil : currentSubtitle)
+        if media != lastMediaInfo {
+            lastMediaInfo = media
+            onEvent?(.mediaInfo(media))
+        }
+    }
+
+    /// The index of a current-track object GstPlay hands over (and releases it).
+    private func currentTrackIndex(_ info: OpaquePointer?) -> Int? {
+        guard let info else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        return Int(gst_play_stream_info_get_index(info))
+    }
+
+    /// A track switch does not make GstPlay report its media info again: read it now.
+    private func reportTrackChange() {
+        guard let info = gst_play_get_media_info(player.pointer) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        report(mediaInfo: gcast(info))
+    }
+
     // MARK: PlaybackEngine
 
     public func load(uri: String) {
@@ -182,6 +212,7 @@ public final class GstPlayEngine: PlaybackEngine {
         currentURI = uri
         rateAppliedToItem = false
         warnedAboutMissingCodec = false
+        onEvent?(.subtitle(nil))
         lastMediaInfo = nil
         missingPlugins.reset()
         frameSink.clear()
@@ -260,6 +291,32 @@ public final class GstPlayEngine: PlaybackEngine {
     public func setRate(_ rate: Double) {
         self.rate = rate
         if rateAppliedToItem { gst_play_set_rate(player.pointer, rate) }
+    }
+
+    public func selectAudioTrack(_ index: Int) {
+        if gst_play_set_audio_track(player.pointer, Int32(index)) == 0 { Log.warning("could not switch to audio track \(index)") }
+        reportTrackChange()
+    }
+
+    /// Subtitles go to Reel's own text sink and are drawn by the window, so turning them off
+    /// only stops passing lines on: changing playbin's text flag while playing was seen to
+    /// stall the pipeline for good.
+    public func selectSubtitleTrack(_ index: Int?) {
+        guard let index else {
+            subtitlesOff = true
+            onEvent?(.subtitle(nil))
+            reportTrackChange()
+            return
+        }
+        subtitlesOff = false
+        if gst_play_set_subtitle_track(player.pointer, Int32(index)) == 0 { Log.warning("could not switch to subtitle track \(index)") }
+        onEvent?(.subtitle(nil))
+        reportTrackChange()
+    }
+
+    public func setExternalSubtitles(uri: String) {
+        subtitlesOff = false
+        gst_play_set_subtitle_uri(player.pointer, uri)
     }
 
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }

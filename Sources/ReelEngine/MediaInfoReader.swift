@@ -7,7 +7,8 @@ import ReelGLib
 
 /// Reads GstPlay's media info into the core's `MediaInfo`.
 enum MediaInfoReader {
-    static func read(_ info: OpaquePointer) -> MediaInfo {
+    /// `currentAudio`/`currentSubtitle`: the stream indexes playing (nil: none, subtitles off).
+    static func read(_ info: OpaquePointer, currentAudio: Int?, currentSubtitle: Int?) -> MediaInfo {
         var media = MediaInfo()
         let global = gst_play_media_info_get_tags(info)
         let streams = list(gst_play_media_info_get_stream_list(info))
@@ -33,7 +34,22 @@ enum MediaInfoReader {
         if let sample = gst_play_media_info_get_image_sample(info) {
             media.coverArt = coverArt(from: sample)
         }
+        media.audioTracks = list(gst_play_media_info_get_audio_streams(info)).map { stream in
+            track(stream, language: gst_play_audio_info_get_language(gcast(stream)))
+        }
+        media.subtitleTracks = list(gst_play_media_info_get_subtitle_streams(info)).map { stream in
+            track(stream, language: gst_play_subtitle_info_get_language(gcast(stream)))
+        }
+        media.currentAudioTrack = currentAudio
+        media.currentSubtitleTrack = currentSubtitle
         return media
+    }
+
+    private static func track(_ stream: UnsafeMutableRawPointer, language: UnsafePointer<gchar>?) -> MediaTrack {
+        let info: OpaquePointer = gcast(stream)
+        let title = firstString(GST_TAG_TITLE, in: [gst_play_stream_info_get_tags(info)])
+        let code = language.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return MediaTrack(index: Int(gst_play_stream_info_get_index(info)), title: title, language: code)
     }
 
     private static func list(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutableRawPointer] {

@@ -5,7 +5,7 @@ import ReelCore
 final class ScriptedEngine: PlaybackEngine {
     enum Command: Equatable {
         case load(String), restart, play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
-             muted(Bool), video(Bool)
+             muted(Bool), video(Bool), audioTrack(Int), subtitleTrack(Int?), subtitles(String)
     }
     var onEvent: ((EngineEvent) -> Void)?
     private(set) var commands: [Command] = []
@@ -20,6 +20,9 @@ final class ScriptedEngine: PlaybackEngine {
     func setVolume(_ volume: Double) { commands.append(.volume(volume)) }
     func setMuted(_ muted: Bool) { commands.append(.muted(muted)) }
     func setVideoEnabled(_ enabled: Bool) { commands.append(.video(enabled)) }
+    func selectAudioTrack(_ index: Int) { commands.append(.audioTrack(index)) }
+    func selectSubtitleTrack(_ index: Int?) { commands.append(.subtitleTrack(index)) }
+    func setExternalSubtitles(uri: String) { commands.append(.subtitles(uri)) }
 
     func send(_ events: EngineEvent...) { events.forEach { onEvent?($0) } }
     func clear() { commands.removeAll() }
