@@ -22,6 +22,10 @@ final class PlayerWindow {
     private let queueFlap: Widget
     private let controlsRevealer: Widget
     private let subtitleLabel: Widget
+    private let header: Widget
+    private let bufferingIndicator: Widget
+    private let bufferingLabel: Widget
+    private var idleInhibitor: IdleInhibitor!
     private var hideControlsTimer: guint = 0
     private var fileChooser: OpaquePointer?
     private var observation: PlayerModel.Observation?
@@ -39,7 +43,7 @@ final class PlayerWindow {
         gtk_window_set_title(gcast(window), BuildInfo.name)
 
         titleWidget = adw_window_title_new(BuildInfo.name, nil)!
-        let header = adw_header_bar_new()!
+        header = adw_header_bar_new()!
         adw_header_bar_set_title_widget(gcast(header), titleWidget)
         adw_header_bar_pack_start(gcast(header), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
         adw_header_bar_pack_end(gcast(header), Self.mainMenuButton())
@@ -64,9 +68,20 @@ final class PlayerWindow {
         gtk_widget_set_margin_bottom(subtitleLabel, 84)
         gtk_widget_set_can_target(subtitleLabel, 0)
         gtk_widget_set_visible(subtitleLabel, 0)
+        let spinner = gtk_spinner_new()!
+        gtk_spinner_start(gcast(spinner))
+        gtk_widget_set_size_request(spinner, 32, 32)
+        bufferingLabel = UI.label("", classes: ["buffering"])
+        bufferingIndicator = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [spinner, bufferingLabel])
+        gtk_widget_set_halign(bufferingIndicator, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(bufferingIndicator, GTK_ALIGN_CENTER)
+        gtk_widget_set_can_target(bufferingIndicator, 0)
+        gtk_widget_set_visible(bufferingIndicator, 0)
+        UI.addClasses(bufferingIndicator, "osd", "buffering-indicator")
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(gcast(overlay), videoView.widget)
         gtk_overlay_add_overlay(gcast(overlay), subtitleLabel)
+        gtk_overlay_add_overlay(gcast(overlay), bufferingIndicator)
         gtk_overlay_add_overlay(gcast(overlay), controlsRevealer)
 
         let empty = adw_status_page_new()!
@@ -100,9 +115,19 @@ final class PlayerWindow {
 
         installDropTarget()
         installPointerWatch(on: overlay)
+        installFullscreenGestures(on: overlay)
+        idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
+        if let shortcuts = ShortcutsWindow.make() {
+            gtk_application_window_set_help_overlay(gcast(window), shortcuts)
+            g_object_unref(UnsafeMutableRawPointer(shortcuts))
+        }
         connectMainSignal(videoView.picture, "map") { _ in frameSink.setAccepting(true) }
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
-        connectMainSignal(window, "notify::fullscreened") { [weak application] _ in application?.windowStateChanged() }
+        connectMainSignal(window, "notify::fullscreened") { [weak self, weak application] _ in
+            // Fullscreen is the video alone: no header bar; the controls come and go as usual.
+            if let self { gtk_widget_set_visible(self.header, self.isFullscreen ? 0 : 1) }
+            application?.windowStateChanged()
+        }
         connectMainSignal(window, "close-request") { [weak self, weak application] args in
             let hide = application?.shouldHideInsteadOfClosing() ?? false
             if hide, let self { gtk_widget_set_visible(self.window, 0) }
@@ -110,6 +135,7 @@ final class PlayerWindow {
         }
         visibility = VisibilityWatcher(window: window) { [weak self, weak application] visible in
             application?.videoVisibilityChanged(visible: visible, minimized: self?.visibility?.isMinimized ?? false)
+            self?.updateIdleInhibit()
         }
         refresh()
     }
@@ -118,7 +144,9 @@ final class PlayerWindow {
 
     private static func mainMenuButton() -> Widget {
         let menu = g_menu_new()!
+        g_menu_append(menu, tr("Open _Location…"), "app.open-location")
         g_menu_append(menu, tr("_Preferences"), "app.preferences")
+        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
         g_menu_append(menu, tr("_About Reel"), "app.about")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
@@ -151,6 +179,8 @@ final class PlayerWindow {
         switch change {
         case .item, .media, .status:
             refresh()
+            updateIdleInhibit()
+            updateBuffering()
         case .subtitle:
             showSubtitle(model.subtitle)
         case .resumed(let position):
@@ -185,6 +215,22 @@ final class PlayerWindow {
         scheduleControlsHide()
     }
 
+    private func updateIdleInhibit() {
+        idleInhibitor?.update(model: model, windowVisible: visibility?.isVisible ?? true)
+    }
+
+    /// A spinner over the video while a stream fills its buffer (or a stream is still connecting).
+    private func updateBuffering() {
+        var text: String?
+        switch model.status {
+        case .buffering(let percent): text = String(format: tr("Buffering… %d%%"), percent)
+        case .loading where !(model.currentItem?.uri.hasPrefix("file:") ?? true): text = tr("Connecting…")
+        default: text = nil
+        }
+        gtk_label_set_text(gcast(bufferingLabel), text ?? "")
+        gtk_widget_set_visible(bufferingIndicator, text == nil ? 0 : 1)
+    }
+
     /// Subtitle markup comes from the subtitle parser (italics, bold); anything that does not
     /// parse as markup is shown as the plain text it is.
     private func showSubtitle(_ line: SubtitleLine?) {
@@ -206,6 +252,24 @@ final class PlayerWindow {
             adw_toast_set_action_name(toast, action)
         }
         adw_toast_overlay_add_toast(gcast(toasts), toast)
+    }
+
+    func toggleFullscreen() { setFullscreen(!isFullscreen) }
+
+    /// Double-click on the video toggles fullscreen; Escape leaves it (only in this window, and
+    /// only when nothing focused wants Escape for itself).
+    private func installFullscreenGestures(on widget: Widget) {
+        let click = gtk_gesture_click_new()!
+        connectMainSignal(UnsafeMutableRawPointer(click), "pressed") { [weak self] args in
+            // Every second press: quick double-clicks in a row count on (3, 4…) in GTK.
+            let presses = args.int(1)
+            if presses >= 2, presses % 2 == 0 { self?.toggleFullscreen() }
+        }
+        gtk_widget_add_controller(widget, gcast(click))
+        let escape = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(gcast(escape), gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                                            gtk_named_action_new("app.leave-fullscreen")))
+        gtk_widget_add_controller(window, escape)
     }
 
     // MARK: Controls that hide while watching

@@ -153,9 +153,12 @@ final class ReelApplication {
         }
         applySequenceSettings()
         settings.observe(["continue-after-errors", "repeat-each", "gap"], applySequenceSettings)
-        // Speed and volume are remembered across runs.
+        // Speed and volume are remembered across runs; what was played goes to the desktop's
+        // recent files.
         model.observe { change in
             switch change {
+            case .item:
+                if let uri = model.currentItem?.uri { _ = gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri) }
             case .rate: settings.setRate(model.rate)
             case .volume: settings.setVolume(model.volume)
             case .stallRecovery(let recovery, let position):
@@ -251,6 +254,17 @@ final class ReelApplication {
             if let value, let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
         }
         add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
+        add("open-location", accels: ["<Control>l"]) { [weak self] _ in
+            guard let self, let window = self.window else { return }
+            OpenLocationDialog.present(parent: window.window, open: { [weak self] uri in self?.open([uri]) },
+                                       refuse: { [weak self] message in
+                                           Log.warning(message)
+                                           self?.window?.showToast(message)
+                                       })
+        }
+        add("toggle-fullscreen", accels: ["f", "F11"]) { [weak self] _ in self?.window?.toggleFullscreen() }
+        add("leave-fullscreen") { [weak self] _ in self?.window?.setFullscreen(false) }
+        withCStringArray(["<Control>question"]) { gtk_application_set_accels_for_action(gcast(app), "win.show-help-overlay", $0) }
         add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
             guard let self, let settings = self.settings else { return }
             PreferencesWindow.present(settings: settings, parent: self.window?.window)

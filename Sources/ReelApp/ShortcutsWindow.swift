@@ -1,0 +1,61 @@
+import CGtk
+import CShims
+import Foundation
+import ReelCore
+import ReelGLib
+
+/// The keyboard shortcuts window (Ctrl+?), built from the same list of keys the actions use,
+/// as GNOME apps show theirs.
+@MainActor
+enum ShortcutsWindow {
+    private static let sections: [(String, [(String, String)])] = [
+        (tr("Playback"), [
+            ("space k", tr("Play or pause")),
+            ("Left j", tr("Back 10 seconds")),
+            ("Right l", tr("Forward 10 seconds")),
+            ("<Shift>Left <Shift>Right", tr("Back or forward 1 second")),
+            ("Home End", tr("Go to the start or the end")),
+            ("Up Down", tr("Volume up or down")),
+            ("m", tr("Mute")),
+            ("bracketleft bracketright", tr("Slower or faster")),
+            ("BackSpace", tr("Normal speed")),
+        ]),
+        (tr("Queue"), [
+            ("n", tr("Next item")),
+            ("p", tr("Previous item")),
+            ("F9", tr("Show the queue")),
+        ]),
+        (tr("Window"), [
+            ("f F11", tr("Fullscreen (or double-click the video)")),
+            ("Escape", tr("Leave fullscreen")),
+            ("<Control>o", tr("Open files")),
+            ("<Control>l", tr("Open a location")),
+            ("<Control>comma", tr("Preferences")),
+            ("<Control>question", tr("Keyboard shortcuts")),
+            ("<Control>q", tr("Quit")),
+        ]),
+    ]
+
+    /// A GtkShortcutsWindow for `window`'s help overlay (the win.show-help-overlay action).
+    static func make() -> OpaquePointer? {
+        func escape(_ text: String) -> String { UI.escapeMarkup(text) }
+        var xml = "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\"><property name=\"modal\">1</property>"
+        xml += "<child><object class=\"GtkShortcutsSection\"><property name=\"section-name\">main</property>"
+        for (title, shortcuts) in sections {
+            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(escape(title))</property>"
+            for (accelerator, name) in shortcuts {
+                xml += "<child><object class=\"GtkShortcutsShortcut\">"
+                xml += "<property name=\"accelerator\">\(escape(accelerator))</property>"
+                xml += "<property name=\"title\">\(escape(name))</property></object></child>"
+            }
+            xml += "</object></child>"
+        }
+        xml += "</object></child></object></interface>"
+        let builder = gtk_builder_new_from_string(xml, -1)
+        defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
+        guard let object = gtk_builder_get_object(builder, "shortcuts") else { return nil }
+        // The builder lets go of it: keep a reference for the window that shows it.
+        g_object_ref(UnsafeMutableRawPointer(object))
+        return OpaquePointer(object)
+    }
+}
