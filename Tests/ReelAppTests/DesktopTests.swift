@@ -161,6 +161,21 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(app.metadata["xesam:url"]?.stringValue, url, "the stream plays on")
     }
 
+    /// The pictures the AppStream metainfo lists, taken from the real window;
+    /// meson_helpers/update-screenshots copies them into data/screenshots.
+    func testMetainfoScreenshots() throws {
+        let app = try ReelApp(["--repeat-each=2"] + (1...5).map { Paths.media("short-\($0).webm") } + [Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        app.revealControls()
+        XCTAssertNotNil(app.screenshot("metainfo-main"))
+        app.key("F9")
+        eventually("the queue shown") { (app.screenshot()?.mean(x0: 0.74, y0: 0.6, x1: 0.98, y1: 0.9).r ?? 0) > 200 }
+        app.revealControls()
+        XCTAssertNotNil(app.screenshot("metainfo-queue"))
+    }
+
     private func dialogShown(_ app: ReelApp) -> Bool {
         shell("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)", "--name", "Open Location"]).status == 0
     }
