@@ -167,6 +167,7 @@ final class ReelApplication {
             default: break
             }
         }
+        CrashReporter.install(model: model)
         installActions(model)
         UI.loadCSS(Style.css)
         startMPRIS(model)

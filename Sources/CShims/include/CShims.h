@@ -81,6 +81,10 @@ void reel_i18n_init(const char *domain, const char *localedir);
 const char *reel_gettext(const char *msgid);
 const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n);
 
+// Crash reports: on a fatal signal, a few lines (version, media, playback state) go to `path`.
+void reel_crash_report_install(const char *path, const char *version);
+void reel_crash_report_set_context(const char *media, const char *state);
+
 // GstAppSink callbacks, set from C so the struct layout (which grows between releases) is
 // filled by the compiler that knows it. `on_sample` runs on the streaming thread.
 typedef void (*ReelSampleCallback)(GstSample *sample /* transfer full */, gpointer user_data);

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// Crashes and kills: a report is left behind, and state files are never left half-written.
+final class ReliabilityTests: XCTestCase {
+    private func stateDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)")
+    }
+
+    func testAFatalSignalLeavesACrashReport() throws {
+        let state = stateDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: ["XDG_STATE_HOME": state.path])
+        app.waitForPlaying()
+        kill(app.process.processIdentifier, SIGSEGV)
+        app.process.waitUntilExit()
+        XCTAssertEqual(app.process.terminationReason, .uncaughtSignal, "it still dies of the signal")
+        let crashDir = state.appendingPathComponent("reel/crash")
+        let reports = try FileManager.default.contentsOfDirectory(atPath: crashDir.path)
+        XCTAssertEqual(reports.count, 1)
+        let report = try String(contentsOf: crashDir.appendingPathComponent(reports[0]), encoding: .utf8)
+        XCTAssertTrue(report.contains("Reel 0.1.0 crashed"), report)
+        XCTAssertTrue(report.contains("signal: 11"), report)
+        XCTAssertTrue(report.contains("media: " + Paths.mediaURI("tone-30s.webm")), report)
+        XCTAssertTrue(report.contains("playback: playing"), report)
+        let attributes = try FileManager.default.attributesOfItem(atPath: crashDir.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "reports are private")
+    }
+
+    /// kill -9 at moments the test does not choose: the positions file always parses, and at most
+    /// the last 5 s of position are lost.
+    func testKillingReelNeverCorruptsWhereItWasLeft() throws {
+        let state = stateDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["XDG_STATE_HOME": state.path]
+        let positions = state.appendingPathComponent("reel/positions.json")
+        var lastKnown = 0.0
+        for round in 0..<4 {
+            let app = try ReelApp([Paths.media("long-4min.webm")], environment: environment)
+            app.waitForPlaying()
+            if round == 0 {
+                let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+                try app.player("SetPosition", [.objectPath(track), .int64(60_000_000)])
+            } else {
+                // At most the last 5 s lost (plus the position's own 0.1 s steps); the new run
+                // may have played a moment already.
+                eventually("resumed where the last run was killed") {
+                    app.position >= lastKnown - 5.2 && app.position <= lastKnown + 2
+                }
+            }
+            let target = app.position + 5.5 + Double(round) * 0.7  // kills land at different moments
+            eventually("played on", timeout: 20) { app.position >= target }
+            lastKnown = app.position
+            kill(app.process.processIdentifier, SIGKILL)
+            app.process.waitUntilExit()
+            let data = try Data(contentsOf: positions)
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: data), "round \(round): the file is whole")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: positions.deletingLastPathComponent().path)
+            XCTAssertEqual(leftovers.filter { $0.hasSuffix(".tmp") || $0.contains("corrupt") }, [], "round \(round)")
+        }
+    }
+}
