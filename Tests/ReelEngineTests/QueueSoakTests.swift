@@ -23,7 +23,8 @@ final class QueueSoakTests: XCTestCase {
         var playTimes: [Double] = []
         var latencies: [Double] = []
         var worst: (latency: Double, index: Int) = (0, 0)
-        model.observe { change in
+        model.observe { [weak model] change in
+            guard let model else { return }
             switch change {
             case .played(let item):
                 played.append(item.uri)

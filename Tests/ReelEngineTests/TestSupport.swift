@@ -64,7 +64,7 @@ final class PlayerHarness {
     init() {
         model = PlayerModel(engine: engine, scheduler: scheduler)
         engine.setVolume(0.2)
-        observation = model.observe { [unowned self] in self.changes.append($0) }
+        observation = model.observe { [weak self] in self?.changes.append($0) }
     }
 
     func open(_ name: String) { model.open([TestMedia.uri(name)]) }

@@ -28,7 +28,7 @@ final class TrackTests: XCTestCase {
 
         // Off and on again, several times: playback goes on, never stopping on the way.
         var statuses: [PlaybackStatus] = []
-        model.observe { if $0 == .status { statuses.append(model.status) } }
+        model.observe { [weak model] in if $0 == .status, let model { statuses.append(model.status) } }
         for round in 0..<3 {
             model.selectSubtitleTrack(nil)
             waitUntil("off, round \(round)") { model.media?.currentSubtitleTrack == nil && model.subtitle == nil }
