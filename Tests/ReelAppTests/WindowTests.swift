@@ -157,17 +157,52 @@ final class WindowTests: XCTestCase {
         // Where the controls are in that window (see the controls.png artifact).
         let barY = 0.922
         app.revealControls()
-        app.click(x: 91 / 960, y: barY)
+        app.click(x: 137 / 960, y: barY)
         eventually("the play/pause button pauses") { app.status == "Paused" }
         let paused = app.position
-        app.click(x: 137 / 960, y: barY)
+        app.click(x: 183 / 960, y: barY)
         eventually("the skip button moves 10 s on") { abs(app.position - (paused + 10)) < 0.5 }
-        // The slider runs from about x=247 to x=703: its middle is the middle of the clip.
-        app.click(x: 475 / 960, y: barY)
+        // The middle of the slider is the middle of the clip.
+        let slider = try sliderGeometry(app)
+        app.click(x: slider.x(at: 15) / 960, y: barY)
         eventually("a click on the trough jumps there") { abs(app.position - 15) < 2 }
         XCTAssertEqual(app.status, "Paused", "seeking keeps the play/pause state")
-        app.click(x: 91 / 960, y: barY)
+        app.click(x: 137 / 960, y: barY)
         eventually("the play/pause button plays") { app.status == "Playing" }
+    }
+
+    /// Where the slider's knob sits for a time, measured on screen: the knob (the whitest thing
+    /// on the bar at y = 553, between the time labels) is found at two known positions while
+    /// paused, so the tests do not depend on the bar's layout.
+    private struct SliderGeometry {
+        let x0: Double, x1: Double, t0: Double, t1: Double
+        func x(at seconds: Double) -> Double { x0 + (seconds - t0) / (t1 - t0) * (x1 - x0) }
+        func seconds(at x: Double) -> Double { t0 + (x - x0) / (x1 - x0) * (t1 - t0) }
+    }
+
+    private func sliderGeometry(_ app: ReelApp) throws -> SliderGeometry {
+        func knob() -> Double? {
+            guard let shot = app.screenshot() else { return nil }
+            let xs = (300..<700).filter { x in let p = shot.pixel(x, 553); return p.r > 235 && p.g > 235 && p.b > 235 }
+            return xs.isEmpty ? nil : Double(xs.reduce(0, +)) / Double(xs.count)
+        }
+        let wasAt = app.position, wasPlaying = app.status == "Playing"
+        if wasPlaying { try app.player("Pause") }
+        let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+        var marks: [Double] = []
+        for t in [5.0, 25.0] {
+            try app.player("SetPosition", [.objectPath(track), .int64(Int64(t * 1e6))])
+            eventually("at \(t) s") { abs(app.position - t) < 0.3 }
+            app.revealControls()
+            var x: Double?
+            eventually("the knob drawn at \(t) s") { x = knob(); return x != nil }
+            marks.append(x ?? 0)
+        }
+        try app.player("SetPosition", [.objectPath(track), .int64(Int64(wasAt * 1e6))])
+        eventually("back where it was") { abs(app.position - wasAt) < 0.3 }
+        if wasPlaying { try app.player("Play") }
+        app.revealControls()
+        return SliderGeometry(x0: marks[0], x1: marks[1], t0: 5, t1: 25)
     }
 
     func testControlsHideWhileWatchingAndComeBackOnMotion() throws {
@@ -269,20 +304,20 @@ final class WindowTests: XCTestCase {
         try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(3_000_000)])
         XCTAssertNotNil(app.bus.waitForSignal { $0.member == "Seeked" }, "the seek to 3 s finished")
         eventually("paused at 3 s") { app.status == "Paused" && abs(app.position - 3) < 0.5 }
-        app.bus.clearSignals()
         let id = app.windowID
         app.revealControls()
-        // The slider runs from about x=247 (0 s) to x=703 (30 s) on the bar at y=553.
-        let start = 247 + Int(3.0 / 30 * 456)
+        let slider = try sliderGeometry(app)
+        app.bus.clearSignals()  // the measuring seeks' signals
+        let start = Int(slider.x(at: 3).rounded()), end = Int(slider.x(at: 23).rounded())
         shell("xdotool", ["mousemove", "--window", id, "\(start)", "553", "mousedown", "1"])
         var positionsWhileDragging: [Double] = []
-        for x in stride(from: start, through: 600, by: 30) {
+        for x in stride(from: start, through: end, by: 25) {
             shell("xdotool", ["mousemove", "--window", id, "\(x)", "553"])
             Thread.sleep(forTimeInterval: 0.12)
             positionsWhileDragging.append(app.position)
         }
         shell("xdotool", ["mouseup", "1"])
-        let expected = Double(600 - 247) / 456 * 30
+        let expected = slider.seconds(at: Double(stride(from: start, through: end, by: 25).map { $0 }.last ?? end))
         XCTAssertGreaterThan(positionsWhileDragging.max() ?? 0, 10, "the position follows the drag: \(positionsWhileDragging)")
         let seeked = app.bus.waitForSignal { $0.member == "Seeked" }
         XCTAssertEqual(Double(seeked?.arguments.first?.int64Value ?? 0) / 1e6, expected, accuracy: 1.0)
