@@ -228,3 +228,9 @@ gboolean reel_gl_is_software(void) {
   g_object_unref(context);
   return software;
 }
+
+gboolean reel_widget_renders_with_cairo(GtkWidget *widget) {
+  GtkNative *native = gtk_widget_get_native(widget);
+  GskRenderer *renderer = native ? gtk_native_get_renderer(native) : NULL;
+  return renderer != NULL && G_TYPE_CHECK_INSTANCE_TYPE(renderer, gsk_cairo_renderer_get_type());
+}

@@ -19,11 +19,15 @@ final class VideoView {
     init(paintable: OpaquePointer) {
         Self.chooseRenderer()
         picture = gtk_picture_new_for_paintable(gcast(paintable))!
-        // The frame sink makes frames the size they are drawn at, in device pixels.
+        // The frame sink makes frames the size they are drawn at, in device pixels, and the
+        // paintable draws them the way the window's renderer takes them fastest.
         let picture = picture
-        let updateScale = { reel_video_paintable_set_scale_factor(paintable, gtk_widget_get_scale_factor(picture)) }
-        connectMainSignal(picture, "map") { _ in updateScale() }
-        connectMainSignal(picture, "notify::scale-factor") { _ in updateScale() }
+        let updateDrawing = {
+            reel_video_paintable_set_scale_factor(paintable, gtk_widget_get_scale_factor(picture))
+            reel_video_paintable_set_draw_with_cairo(paintable, reel_widget_renders_with_cairo(picture))
+        }
+        connectMainSignal(picture, "map") { _ in updateDrawing() }
+        connectMainSignal(picture, "notify::scale-factor") { _ in updateDrawing() }
         gtk_picture_set_content_fit(gcast(picture), GTK_CONTENT_FIT_CONTAIN)
         gtk_picture_set_can_shrink(gcast(picture), 1)
         UI.setAccessibleLabel(picture, tr("Video"))

@@ -77,8 +77,14 @@ void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *text
 GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
 // Shows `texture` as a frame of a video `display_width`×`display_height` big (its intrinsic
 // size), whatever the texture's own size: frames may come scaled to the size they are drawn at.
-void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture,
+// `bgra` (may be NULL) holds the texture's pixels when they are BGRA rows `bgra_stride` apart.
+void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
                                     gint display_width, gint display_height);
+// Whether the window draws with GTK's cairo renderer: BGRA frames are then painted with cairo
+// directly instead of as textures (which GTK 4.8's cairo renderer converts pixel by pixel).
+void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo);
+// Whether `widget`'s window is drawn by GTK's cairo renderer (FALSE before it is realized).
+gboolean reel_widget_renders_with_cairo(GtkWidget *widget);
 // The device pixels per logical pixel where the paintable is drawn (the widget's scale factor).
 void reel_video_paintable_set_scale_factor(ReelVideoPaintable *self, gint scale);
 // Called on the main thread, from drawing, when the size in device pixels the video is drawn at
