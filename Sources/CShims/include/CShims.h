@@ -101,8 +101,8 @@ void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
 // The display size of the video entering the bin (before any scaling); FALSE before caps.
 gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
 
-// Whether the display's OpenGL is a software rasterizer (Mesa's llvmpipe, softpipe, swrast).
-// Creates and drops a GL context; FALSE when there is no GL at all.
+// Whether the display's OpenGL can only be a software rasterizer (Mesa's llvmpipe): an X server
+// without direct rendering. Loads no GL.
 gboolean reel_gl_is_software(void);
 
 // gettext: libintl.h is not part of Swift's Glibc module.
