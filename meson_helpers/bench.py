@@ -55,6 +55,32 @@ def measure_cpu(pid, seconds):
     return (c1 - c0) / (t1 - t0)
 
 
+def x_server_pid():
+    """The session's Xvfb: it does the final copy of every frame a player puts on screen."""
+    session = os.environ.get("REEL_TEST_SESSION_DIR", "")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if not f.read().startswith(b"Xvfb"):
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"REEL_TEST_SESSION_DIR={session}".encode() in f.read().split(b"\0"):
+                    return int(pid)
+        except OSError:
+            continue
+    return None
+
+
+def measure_cpu_with_x(pid, x_pid, seconds):
+    """(player cores, X server cores) over the same `seconds`."""
+    c0, x0, t0 = cpu_seconds(pid), cpu_seconds(x_pid) if x_pid else 0, time.monotonic()
+    time.sleep(seconds)
+    c1, x1, t1 = cpu_seconds(pid), cpu_seconds(x_pid) if x_pid else 0, time.monotonic()
+    return (c1 - c0) / (t1 - t0), ((x1 - x0) / (t1 - t0)) if x_pid else None
+
+
 def run(*cmd):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
 
@@ -278,6 +304,7 @@ class Bench:
         self.tmp = tempfile.mkdtemp(prefix="reel-bench-")
         self.player_log = open(os.path.join(self.tmp, "players.log"), "w")
         self.results = {}   # (player label, figure) -> [values]
+        self.x_pid = x_server_pid()
 
     def record(self, player, figure, value):
         self.results.setdefault((player, figure), []).append(value)
@@ -316,7 +343,9 @@ class Bench:
                 self.record(p.label, "first frame (ms)", (t - t0) / 1e6)
                 p.find_window()
             time.sleep(a.settle)
-            self.record(p.label, "CPU visible 960×540", measure_cpu(p.pid, a.window))
+            cpu, x_cpu = measure_cpu_with_x(p.pid, self.x_pid, a.window)
+            self.record(p.label, "CPU visible 960×540", cpu)
+            self.record(p.label, "X server CPU meanwhile", x_cpu)
             if p.has_window:
                 p.fullscreen(True)
                 time.sleep(a.settle)
@@ -393,10 +422,51 @@ class Bench:
                 probe.stop()
             p.stop()
 
+    def warm_up(self, players):
+        """Each player once, untimed: the session's caches are new (GStreamer's plugin registry,
+        fontconfig's cache, the clip in the page cache), and only the first player to start would
+        pay for them otherwise."""
+        subprocess.run(["gst-inspect-1.0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for name in players:
+            p = self.make(name, self.args.clip_main)
+            if not p.has_window:
+                continue
+            probe = Probe(self.args.probe)
+            t0 = time.monotonic_ns()
+            p.start()
+            try:
+                probe.wait("bars", t0, 20)
+            finally:
+                probe.stop()
+                p.stop()
+            time.sleep(0.5)
+
+    def long_run(self, name):
+        """The 4-minute 480p clip played through: CPU over the whole playback, peak memory."""
+        p = self.make(name, self.args.clip_long)
+        p.start()
+        try:
+            c0, t0 = cpu_seconds(p.pid), time.monotonic()
+            peak = c1 = None
+            while p.alive() and time.monotonic() - t0 < 300:
+                try:
+                    c1, peak = cpu_seconds(p.pid), peak_rss_mb(p.pid)
+                except OSError:
+                    break
+                time.sleep(1)
+            self.record(p.label, "480p 4 min: CPU", (c1 - c0) / (time.monotonic() - t0) if c1 is not None else None)
+            self.record(p.label, "480p 4 min: peak RSS (MB)", peak)
+        finally:
+            p.stop()
+
     def run(self):
         a = self.args
         players = a.players.split(",")
+        log("warming up")
+        self.warm_up(players)
         order = []
+        if a.long:
+            order += [("long", name) for name in players if name != "decode-only"]
         for r in range(a.runs):
             for name in players:
                 order.append(("main", name))
@@ -409,6 +479,8 @@ class Bench:
             try:
                 if job[0] == "main":
                     self.main_run(job[1])
+                elif job[0] == "long":
+                    self.long_run(job[1])
                 else:
                     self.drop_run(*job[1:])
             except Exception as e:  # one failed run is reported, the rest goes on
@@ -462,6 +534,7 @@ def main():
                     help="comma-separated; reel=LABEL:PATH adds another Reel build")
     ap.add_argument("--seeks", type=int, help="seeks per run")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
+    ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
     a = ap.parse_args()
     def default(value, fallback):
         return fallback if value is None else value
@@ -472,9 +545,10 @@ def main():
         a.drop_clips = [(a.clip_main, 30, "1080p30")]
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 1), default(a.window, 3), default(a.drop_window, 4), 1
         a.seeks = default(a.seeks, 2)
-        a.strict = True
+        a.strict, a.long = True, False
     else:
         a.clip_main = os.path.join(a.media, "h264-1080p30.mp4")
+        a.clip_long = os.path.join(a.media, "h264-480p-4min.mp4")
         a.mark, a.bars_at = 90, 30.5
         a.drop_clips = [(a.clip_main, 30, "1080p30"), (os.path.join(a.media, "vp9-720p60.webm"), 60, "720p60")]
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 3), default(a.window, 20), default(a.drop_window, 60), 2
