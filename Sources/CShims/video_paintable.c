@@ -134,6 +134,10 @@ void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *text
   reel_video_paintable_set_frame(self, texture, NULL, 0, w, h);
 }
 
+void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self) {
+  self->drawn_width = self->drawn_height = 0;
+}
+
 void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo) {
   self->draw_with_cairo = cairo;
 }

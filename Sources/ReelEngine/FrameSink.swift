@@ -159,6 +159,15 @@ public final class FrameSink: Sendable {
     @MainActor
     public func clear() {
         reel_video_paintable_set_texture(paintable.pointer, nil, 1, 1)
+        // The next item starts at its own size (it may be smaller than the window) until its
+        // first frame is drawn and reports the size it is drawn at.
+        reel_video_paintable_forget_draw_size(paintable.pointer)
+        let reset = sizing.withLock { sizing -> Bool in
+            sizing.drawn = nil
+            defer { sizing.appliedCaps = Self.caps }
+            return sizing.appliedCaps != Self.caps
+        }
+        if reset { reel_frame_sink_set_caps(appSink.pointer, Self.caps) }
     }
 
     // Streaming thread.

@@ -92,6 +92,8 @@ void reel_video_paintable_set_scale_factor(ReelVideoPaintable *self, gint scale)
 typedef void (*ReelDrawSizeCallback)(gint width, gint height, gpointer user_data);
 void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelDrawSizeCallback callback,
                                                  gpointer user_data, GDestroyNotify notify);
+// The next draw reports its size again, even if unchanged (a new video may want other frames).
+void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self);
 
 // The frame sink's element: a bin of videoconvertscale (multithreaded) and an appsink, returned
 // in `appsink` (owned by the bin). Caps set on the appsink pick the format and size the
