@@ -14,13 +14,33 @@ import Synchronization
 /// mailbox (newest wins) and, only when no hand-off is already pending, schedules one on the
 /// main loop. The main thread wraps the mapped buffer in a GdkMemoryTexture without copying; the
 /// texture keeps the sample alive until GTK lets go of it.
+///
+/// Frames are made the size they are drawn at: the paintable reports the size in device pixels
+/// it draws the video at, and the sink's converter (videoconvertscale, on every core, in the
+/// streaming thread) converts and scales each frame to it in one pass. Uploading a 1080p frame
+/// to show it in a 960-pixel window costs four times the copying and, with a software GL
+/// renderer, four times the texture sampling on every repaint. Late frames are dropped before
+/// conversion (the appsink's QoS events reach the converter). Frames are never made larger than
+/// the video: GTK scales up.
 public final class FrameSink: Sendable {
     /// The element to give playbin as its video sink.
     public let element: ObjectRef<UnsafeMutablePointer<GstElement>>
     /// What a GtkPicture shows. Touch it on the main thread only.
     public let paintable: ObjectRef<OpaquePointer>
+    private let appSink: ObjectRef<UnsafeMutablePointer<GstElement>>
 
     private let mailbox = Mutex(Mailbox())
+    private let sizing = Mutex(Sizing())
+
+    /// The size frames are made at. Main thread.
+    private struct Sizing {
+        var drawn: (width: Int32, height: Int32)?
+        var appliedCaps = FrameSink.caps
+        var timer: guint = 0
+    }
+
+    /// A resize drag redraws at a new size every frame; the converter follows once it settles.
+    static let resizeSettleTime: UInt32 = 100  // ms
 
     private struct Mailbox {
         var sample: SampleRef?
@@ -36,13 +56,16 @@ public final class FrameSink: Sendable {
         let pointer: OpaquePointer
     }
 
-    /// The caps GDK takes without converting: 4-byte BGRA/RGBA (alpha is always opaque from
-    /// videoconvert, so the premultiplied formats, cairo's native ones, apply as they are).
-    static let caps = "video/x-raw,format=(string){BGRA,RGBA,RGB,BGR}"
+    /// BGRA: cairo's native format, and one GL uploads as it is (alpha is always opaque from the
+    /// converter, so the premultiplied format applies as it is).
+    static let caps = "video/x-raw,format=(string)BGRA"
 
     public init() {
-        let sink = gst_element_factory_make("appsink", "reel-frame-sink")!
-        element = ObjectRef(retaining: sink)
+        var appSinkPointer: UnsafeMutablePointer<GstElement>?
+        let bin = reel_frame_sink_bin_new("reel-frame-sink", &appSinkPointer)!
+        let sink = appSinkPointer!
+        element = ObjectRef(retaining: bin)
+        appSink = ObjectRef(retaining: sink)
         paintable = ObjectRef(taking: reel_video_paintable_new())
         let caps = reel_caps_from_string(Self.caps)
         reel_object_set_pointer(sink, "caps", gpointer(caps))
@@ -61,6 +84,12 @@ public final class FrameSink: Sendable {
             guard let sink = target.sink else { gst_sample_unref(sample); return }
             sink.receive(SampleRef(pointer: sample!))
         }, target, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
+
+        let drawTarget = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
+        reel_video_paintable_set_draw_size_callback(paintable.pointer, { width, height, data in
+            guard let sink = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue().sink else { return }
+            MainActor.assumeIsolated { sink.drawSizeChanged(width: width, height: height) }
+        }, drawTarget, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
     }
 
     private final class WeakTarget: Sendable {
@@ -71,6 +100,8 @@ public final class FrameSink: Sendable {
     deinit {
         // The streaming thread may still call in until the pipeline is gone; drop what waits.
         if let sample = mailbox.withLock({ $0.sample }) { gst_sample_unref(sample.pointer) }
+        let timer = sizing.withLock { $0.timer }
+        if timer != 0 { g_source_remove(timer) }
     }
 
     /// Frames that reached the sink (decoded and converted) and frames put on screen, since start.
@@ -89,10 +120,54 @@ public final class FrameSink: Sendable {
         if let dropped { gst_sample_unref(dropped.pointer) }
     }
 
+    /// The video is now drawn `width`×`height` device pixels big: make frames that size once the
+    /// size has settled.
+    @MainActor
+    private func drawSizeChanged(width: Int32, height: Int32) {
+        let schedule = sizing.withLock { sizing -> Bool in
+            sizing.drawn = (width, height)
+            return sizing.timer == 0
+        }
+        guard schedule else { return }
+        let timer = addTimeout(milliseconds: Self.resizeSettleTime) { [weak self] in
+            self?.applyDrawSize()
+            return false
+        }
+        sizing.withLock { $0.timer = timer }
+    }
+
+    @MainActor
+    private func applyDrawSize() {
+        var inputWidth: Int32 = 0, inputHeight: Int32 = 0
+        let known = reel_frame_sink_input_size(element.pointer, &inputWidth, &inputHeight) != 0
+        let caps = sizing.withLock { sizing -> String? in
+            sizing.timer = 0
+            guard let drawn = sizing.drawn else { return nil }
+            // Smaller than the video: make frames that size (the converter keeps the display
+            // aspect ratio through the pixel aspect ratio). Otherwise the video's own size.
+            let caps = known && drawn.width < inputWidth && drawn.height < inputHeight
+                ? "\(Self.caps),width=(int)\(drawn.width),height=(int)\(drawn.height)"
+                : Self.caps
+            guard caps != sizing.appliedCaps else { return nil }
+            sizing.appliedCaps = caps
+            return caps
+        }
+        if let caps { reel_frame_sink_set_caps(appSink.pointer, caps) }
+    }
+
     /// Clears the picture (a new item is loading).
     @MainActor
     public func clear() {
         reel_video_paintable_set_texture(paintable.pointer, nil, 1, 1)
+        // The next item starts at its own size (it may be smaller than the window) until its
+        // first frame is drawn and reports the size it is drawn at.
+        reel_video_paintable_forget_draw_size(paintable.pointer)
+        let reset = sizing.withLock { sizing -> Bool in
+            sizing.drawn = nil
+            defer { sizing.appliedCaps = Self.caps }
+            return sizing.appliedCaps != Self.caps
+        }
+        if reset { reel_frame_sink_set_caps(appSink.pointer, Self.caps) }
     }
 
     // Streaming thread.
@@ -124,18 +199,30 @@ public final class FrameSink: Sendable {
             return box.sample
         }) else { return }
         defer { gst_sample_unref(sample.pointer) }
-        guard let texture = Self.texture(wrapping: sample.pointer) else { return }
-        reel_video_paintable_set_texture(paintable.pointer, texture.texture, texture.parN, texture.parD)
-        g_object_unref(texture.texture.raw)
+        guard let frame = Self.texture(wrapping: sample.pointer) else { return }
+        // The picture's size is the video's, whatever size the frame was made at.
+        var width: Int32 = 0, height: Int32 = 0
+        if reel_frame_sink_input_size(element.pointer, &width, &height) == 0 {
+            width = Int32((Double(gdk_texture_get_width(frame.texture)) * Double(frame.parN) / Double(max(frame.parD, 1))).rounded())
+            height = gdk_texture_get_height(frame.texture)
+        }
+        reel_video_paintable_set_frame(paintable.pointer, frame.texture, frame.isBGRA ? frame.bytes : nil, frame.stride,
+                                       width, height)
+        g_object_unref(frame.texture.raw)
+        g_bytes_unref(frame.bytes)
         mailbox.withLock { $0.framesShown += 1 }
     }
 
+    /// A texture over the sample's mapped pixels, and those pixels (the caller unrefs both).
     private static func texture(wrapping sample: OpaquePointer)
-        -> (texture: OpaquePointer, parN: Int32, parD: Int32)? {
+        -> (texture: OpaquePointer, bytes: OpaquePointer, stride: Int32, isBGRA: Bool, parN: Int32, parD: Int32)? {
         guard let frame = reel_mapped_frame_new(sample) else { return nil }
         let format: GdkMemoryFormat
-        switch reel_mapped_frame_format(frame) {
-        case GST_VIDEO_FORMAT_BGRA: format = GDK_MEMORY_B8G8R8A8_PREMULTIPLIED
+        let pixelFormat = reel_mapped_frame_format(frame)
+        switch pixelFormat {
+        // Opaque, so straight and premultiplied alpha are the same; GTK 4.8 converts the
+        // straight format to cairo's twice as fast when it downloads a texture.
+        case GST_VIDEO_FORMAT_BGRA: format = GDK_MEMORY_B8G8R8A8
         case GST_VIDEO_FORMAT_RGBA: format = GDK_MEMORY_R8G8B8A8_PREMULTIPLIED
         case GST_VIDEO_FORMAT_RGB: format = GDK_MEMORY_R8G8B8
         case GST_VIDEO_FORMAT_BGR: format = GDK_MEMORY_B8G8R8
@@ -149,8 +236,11 @@ public final class FrameSink: Sendable {
         let texture = gdk_memory_texture_new(reel_mapped_frame_width(frame), reel_mapped_frame_height(frame),
                                              format, bytes, gsize(reel_mapped_frame_stride(frame)))
         let parN = reel_mapped_frame_par_n(frame), parD = reel_mapped_frame_par_d(frame)
-        g_bytes_unref(bytes)
-        guard let texture else { return nil }
-        return (texture, parN, parD)
+        let stride = reel_mapped_frame_stride(frame)
+        guard let texture, let bytes else {
+            g_bytes_unref(bytes)
+            return nil
+        }
+        return (texture, bytes, stride, pixelFormat == GST_VIDEO_FORMAT_BGRA, parN, parD)
     }
 }

@@ -75,6 +75,37 @@ ReelVideoPaintable *reel_video_paintable_new(void);
 // Shows `texture` (may be NULL to clear) whose pixels have aspect `par_n/par_d`.
 void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *texture, gint par_n, gint par_d);
 GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
+// Shows `texture` as a frame of a video `display_width`×`display_height` big (its intrinsic
+// size), whatever the texture's own size: frames may come scaled to the size they are drawn at.
+// `bgra` (may be NULL) holds the texture's pixels when they are BGRA rows `bgra_stride` apart.
+void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
+                                    gint display_width, gint display_height);
+// Whether the window draws with GTK's cairo renderer: BGRA frames are then painted with cairo
+// directly instead of as textures (which GTK 4.8's cairo renderer converts pixel by pixel).
+void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo);
+// Whether `widget`'s window is drawn by GTK's cairo renderer (FALSE before it is realized).
+gboolean reel_widget_renders_with_cairo(GtkWidget *widget);
+// The device pixels per logical pixel where the paintable is drawn (the widget's scale factor).
+void reel_video_paintable_set_scale_factor(ReelVideoPaintable *self, gint scale);
+// Called on the main thread, from drawing, when the size in device pixels the video is drawn at
+// changes. `notify` frees `user_data` when the paintable goes away.
+typedef void (*ReelDrawSizeCallback)(gint width, gint height, gpointer user_data);
+void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelDrawSizeCallback callback,
+                                                 gpointer user_data, GDestroyNotify notify);
+// The next draw reports its size again, even if unchanged (a new video may want other frames).
+void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self);
+
+// The frame sink's element: a bin of videoconvertscale (multithreaded) and an appsink, returned
+// in `appsink` (owned by the bin). Caps set on the appsink pick the format and size the
+// converter makes; reel_frame_sink_set_caps changes them while playing.
+GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink);
+void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
+// The display size of the video entering the bin (before any scaling); FALSE before caps.
+gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
+
+// Whether the display's OpenGL can only be a software rasterizer (Mesa's llvmpipe): an X server
+// without direct rendering. Loads no GL.
+gboolean reel_gl_is_software(void);
 
 // gettext: libintl.h is not part of Swift's Glibc module.
 void reel_i18n_init(const char *domain, const char *localedir);

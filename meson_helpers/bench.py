@@ -1,0 +1,560 @@
+#!/usr/bin/python3
+"""The benchmark's driver; meson_helpers/bench builds what it needs and runs it inside
+meson_helpers/test-session. It starts each player on the same clip, measures it from outside
+(/proc for CPU and memory, the X server for what is on screen, D-Bus for seeks) and prints one
+table. Every player is measured the same way; what a player cannot report is "n/a".
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import gi
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+MPV_MPRIS = "/usr/lib/mpv-mpris/mpris.so"
+
+
+def log(*args):
+    print("bench:", *args, file=sys.stderr, flush=True)
+
+
+# ---- measurements from outside ------------------------------------------------------------
+
+def cpu_seconds(pid):
+    """User + system CPU time the process has used so far (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def measure_cpu(pid, seconds):
+    """CPU cores used over `seconds` of wall-clock time."""
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    c1, t1 = cpu_seconds(pid), time.monotonic()
+    return (c1 - c0) / (t1 - t0)
+
+
+def x_server_pid():
+    """The session's Xvfb: it does the final copy of every frame a player puts on screen."""
+    session = os.environ.get("REEL_TEST_SESSION_DIR", "")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if not f.read().startswith(b"Xvfb"):
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"REEL_TEST_SESSION_DIR={session}".encode() in f.read().split(b"\0"):
+                    return int(pid)
+        except OSError:
+            continue
+    return None
+
+
+def measure_cpu_with_x(pid, x_pid, seconds):
+    """(player cores, X server cores) over the same `seconds`."""
+    c0, x0, t0 = cpu_seconds(pid), cpu_seconds(x_pid) if x_pid else 0, time.monotonic()
+    time.sleep(seconds)
+    c1, x1, t1 = cpu_seconds(pid), cpu_seconds(x_pid) if x_pid else 0, time.monotonic()
+    return (c1 - c0) / (t1 - t0), ((x1 - x0) / (t1 - t0)) if x_pid else None
+
+
+def run(*cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+
+
+class Probe:
+    """bench-probe: reports when the clip's colour bars or its orange mark are drawn on screen."""
+
+    def __init__(self, path):
+        self.events = []
+        self.cond = threading.Condition()
+        self.proc = subprocess.Popen([path], stdout=subprocess.PIPE, text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("bench-probe did not start")
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            t, kind = line.split()
+            with self.cond:
+                self.events.append((int(t), kind))
+                self.cond.notify_all()
+
+    def wait(self, kind, after_ns, timeout):
+        """Monotonic time (ns) at which `kind` was first drawn after `after_ns`, or None."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for t, k in self.events:
+                    if k == kind and t >= after_ns:
+                        return t
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+class Bus:
+    def __init__(self):
+        self.conn = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def call(self, name, path, iface, method, args=None, timeout_ms=5000):
+        return self.conn.call_sync(name, path, iface, method, args, None, Gio.DBusCallFlags.NONE, timeout_ms, None).unpack()
+
+    def get(self, name, path, iface, prop):
+        return self.call(name, path, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (iface, prop)))[0]
+
+    def names(self):
+        return self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")[0]
+
+
+# ---- the players --------------------------------------------------------------------------
+
+class Player:
+    """One process playing one clip. Subclasses say how to start it and what it can report."""
+    label = ""
+    has_window = True
+    mpris_prefix = None   # bus name (prefix) of its MPRIS server, if it has one
+
+    def __init__(self, bench, clip):
+        self.bench, self.clip = bench, clip
+        self.window = None
+
+    def command(self):
+        raise NotImplementedError
+
+    def environment(self):
+        return {}
+
+    def start(self):
+        env = dict(os.environ, **self.environment())
+        self.proc = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.bench.player_log)
+        self.pid = self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def find_window(self, timeout=10):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.alive():
+            ids = run("xdotool", "search", "--onlyvisible", "--pid", str(self.pid)).split()
+            if ids:
+                self.window = ids[-1]
+                return self.window
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.label}: no window")
+
+    def fullscreen(self, on):
+        run("wmctrl", "-i", "-r", self.window, "-b", ("add" if on else "remove") + ",fullscreen")
+
+    def minimize(self):
+        run("xdotool", "windowminimize", "--sync", self.window)
+
+    def restore(self):
+        run("wmctrl", "-i", "-a", self.window)
+
+    def frame_counters(self):
+        """(frames shown or presented, frames dropped or None, playback position s) or None."""
+        return None
+
+    def mpris_name(self, timeout=10):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for n in self.bench.bus.names():
+                if n == self.mpris_prefix or n.startswith(self.mpris_prefix + "."):
+                    return n
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.label}: no MPRIS name")
+
+    def stop(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Reel(Player):
+    label = "Reel"
+    mpris_prefix = "org.mpris.MediaPlayer2.Reel"
+
+    def __init__(self, bench, clip, binary=None, label=None):
+        super().__init__(bench, clip)
+        self.binary = binary or os.path.join(REPO, ".build/release/reel")
+        if label:
+            self.label = label
+
+    def command(self):
+        return [self.binary, self.clip]
+
+    def environment(self):
+        return {"REEL_DEBUG_DBUS": "1"}
+
+    def frame_counters(self):
+        bus = self.bench.bus
+        shown = bus.get("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "FramesShown")
+        position = bus.get(self.mpris_prefix, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Position")
+        return shown, None, position / 1e6
+
+
+class GtkVideo(Player):
+    label = "GtkVideo"
+
+    def command(self):
+        return ["/usr/bin/python3", os.path.join(REPO, "meson_helpers/bench-gtkvideo.py"), self.clip, "960", "540"]
+
+
+class Mpv(Player):
+    mpris_prefix = "org.mpris.MediaPlayer2.mpv"
+
+    def __init__(self, bench, clip, vo):
+        super().__init__(bench, clip)
+        self.vo = vo
+        self.label = f"mpv --vo={vo}"
+        self.socket = os.path.join(bench.tmp, f"mpv-{vo}-{time.monotonic_ns()}.sock")
+
+    def command(self):
+        cmd = ["mpv", "--no-config", f"--vo={self.vo}", "--ao=pulse", "--geometry=960x540", "--keep-open=no",
+               f"--input-ipc-server={self.socket}", "--no-terminal"]
+        if self.vo == "gpu":
+            cmd.append("--gpu-sw")   # mpv refuses a software GL renderer unless told it may use one
+        if os.path.exists(MPV_MPRIS):
+            cmd.append(f"--script={MPV_MPRIS}")
+        return cmd + [self.clip]
+
+    def ipc(self, *command):
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(5)
+            s.connect(self.socket)
+            s.sendall((json.dumps({"command": list(command)}) + "\n").encode())
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    return None
+                data += chunk
+                for line in data.split(b"\n"):
+                    if line.strip():
+                        reply = json.loads(line)
+                        if "error" in reply:
+                            return reply.get("data")
+
+    def frame_counters(self):
+        # frame-drop-count: frames the VO dropped; decoder-frame-drop-count: frames the decoder
+        # skipped to catch up. Both are frames the viewer did not see.
+        shown = None
+        dropped = (self.ipc("get_property", "frame-drop-count") or 0) + \
+                  (self.ipc("get_property", "decoder-frame-drop-count") or 0)
+        return shown, dropped, self.ipc("get_property", "time-pos") or 0.0
+
+
+class GstBaseline(Player):
+    has_window = False
+
+    def __init__(self, bench, clip, audio_only):
+        super().__init__(bench, clip)
+        self.audio_only = audio_only
+        self.label = "audio only" if audio_only else "decode only"
+
+    def command(self):
+        uri = "file://" + os.path.abspath(self.clip)
+        if self.audio_only:
+            return ["gst-launch-1.0", "-q", "playbin", f"uri={uri}", "flags=audio", "audio-sink=pulsesink"]
+        # The video is decoded and synchronised to the clock, then thrown away.
+        return ["gst-launch-1.0", "-q", "playbin", f"uri={uri}", "video-sink=fakesink sync=true",
+                "audio-sink=pulsesink"]
+
+
+# ---- the benchmark ------------------------------------------------------------------------
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.bus = Bus()
+        self.tmp = tempfile.mkdtemp(prefix="reel-bench-")
+        self.player_log = open(os.path.join(self.tmp, "players.log"), "w")
+        self.results = {}   # (player label, figure) -> [values]
+        self.x_pid = x_server_pid()
+
+    def record(self, player, figure, value):
+        self.results.setdefault((player, figure), []).append(value)
+
+    def make(self, name, clip):
+        if name == "reel":
+            return Reel(self, clip)
+        if name.startswith("reel="):   # another build of Reel, e.g. the one before a change
+            label, path = name[5:].split(":", 1) if ":" in name[5:] else ("Reel (other)", name[5:])
+            return Reel(self, clip, binary=path, label=label)
+        if name == "gtkvideo":
+            return GtkVideo(self, clip)
+        if name == "mpv-x11":
+            return Mpv(self, clip, "x11")
+        if name == "mpv-gpu":
+            return Mpv(self, clip, "gpu")
+        if name == "decode-only":
+            return GstBaseline(self, clip, audio_only=False)
+        if name == "audio-only":
+            return GstBaseline(self, clip, audio_only=True)
+        raise SystemExit(f"bench: unknown player {name}")
+
+    def main_run(self, name):
+        """Start-up, visible, fullscreen and minimized CPU, seeks and peak memory: one playback."""
+        a = self.args
+        p = self.make(name, a.clip_main)
+        probe = Probe(a.probe) if p.has_window else None
+        t0 = time.monotonic_ns()
+        p.start()
+        try:
+            if probe:
+                t = probe.wait("bars", t0, 20)
+                probe.stop()
+                if t is None:
+                    raise RuntimeError(f"{p.label}: no frame on screen within 20 s")
+                self.record(p.label, "first frame (ms)", (t - t0) / 1e6)
+                p.find_window()
+            time.sleep(a.settle)
+            cpu, x_cpu = measure_cpu_with_x(p.pid, self.x_pid, a.window)
+            self.record(p.label, "CPU visible 960×540", cpu)
+            self.record(p.label, "X server CPU meanwhile", x_cpu)
+            if p.has_window:
+                p.fullscreen(True)
+                time.sleep(a.settle)
+                self.record(p.label, "CPU fullscreen 1920×1080", measure_cpu(p.pid, a.window))
+                p.fullscreen(False)
+                p.minimize()
+                time.sleep(a.settle)
+                self.record(p.label, "CPU minimized", measure_cpu(p.pid, a.window))
+                p.restore()
+                time.sleep(a.settle)
+            else:
+                # Nothing to show, so nothing changes: the one figure stands for all three.
+                v = self.results[(p.label, "CPU visible 960×540")][-1]
+                self.record(p.label, "CPU fullscreen 1920×1080", v)
+                self.record(p.label, "CPU minimized", v)
+            if p.mpris_prefix and p.alive():
+                self.seeks(p)
+            if not p.alive():
+                raise RuntimeError(f"{p.label} exited early (see {self.player_log.name})")
+            self.record(p.label, "peak RSS (MB)", peak_rss_mb(p.pid))
+        finally:
+            p.stop()
+
+    def seeks(self, p):
+        """MPRIS SetPosition → the new frame on screen, alternating between the orange mark and
+        the bars so every landing is visible."""
+        a = self.args
+        name = p.mpris_name()
+        path, iface = "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player"
+        probe = Probe(a.probe)
+        try:
+            for i in range(a.seeks):
+                # The orange is drawn from mark to mark + 5 s; land in the middle of a GOP.
+                target, kind = (a.mark + 2.5, "orange") if i % 2 == 0 else (a.bars_at, "bars")
+                track = self.bus.get(name, path, iface, "Metadata").get("mpris:trackid", "/")
+                t0 = time.monotonic_ns()
+                self.bus.call(name, path, iface, "SetPosition",
+                              GLib.Variant("(ox)", (track, int(target * 1e6))))
+                t = probe.wait(kind, t0, 10)
+                if t is None:
+                    log(f"{p.label}: seek to {target} s never showed {kind}")
+                    continue
+                self.record(p.label, "seek → new frame (ms)", (t - t0) / 1e6)
+                time.sleep(0.6)
+        finally:
+            probe.stop()
+
+    def drop_run(self, name, clip, fps, key):
+        """Frames not shown over a window of steady playback, and the CPU meanwhile."""
+        a = self.args
+        p = self.make(name, clip)
+        probe = Probe(a.probe)
+        t0 = time.monotonic_ns()
+        p.start()
+        try:
+            if probe.wait("bars", t0, 20) is None:
+                raise RuntimeError(f"{p.label}: no frame on screen within 20 s")
+            probe.stop()
+            probe = None
+            time.sleep(a.settle)
+            c0, cpu0, w0 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
+            time.sleep(a.drop_window)
+            c1, cpu1, w1 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
+            played = c1[2] - c0[2]
+            expected = played * fps
+            if c0[0] is not None:
+                dropped = max(0.0, expected - (c1[0] - c0[0]))
+            else:
+                dropped = c1[1] - c0[1]
+            self.record(p.label, f"frames dropped {key} (%)", 100 * dropped / expected if expected else None)
+            self.record(p.label, f"CPU visible {key}", (cpu1 - cpu0) / (w1 - w0))
+        finally:
+            if probe:
+                probe.stop()
+            p.stop()
+
+    def warm_up(self, players):
+        """Each player once, untimed: the session's caches are new (GStreamer's plugin registry,
+        fontconfig's cache, the clip in the page cache), and only the first player to start would
+        pay for them otherwise."""
+        subprocess.run(["gst-inspect-1.0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for name in players:
+            p = self.make(name, self.args.clip_main)
+            if not p.has_window:
+                continue
+            probe = Probe(self.args.probe)
+            t0 = time.monotonic_ns()
+            p.start()
+            try:
+                probe.wait("bars", t0, 20)
+            finally:
+                probe.stop()
+                p.stop()
+            time.sleep(0.5)
+
+    def long_run(self, name):
+        """The 4-minute 480p clip played through: CPU over the whole playback, peak memory."""
+        p = self.make(name, self.args.clip_long)
+        p.start()
+        try:
+            c0, t0 = cpu_seconds(p.pid), time.monotonic()
+            peak = c1 = None
+            while p.alive() and time.monotonic() - t0 < 300:
+                try:
+                    c1, peak = cpu_seconds(p.pid), peak_rss_mb(p.pid)
+                except OSError:
+                    break
+                time.sleep(1)
+            self.record(p.label, "480p 4 min: CPU", (c1 - c0) / (time.monotonic() - t0) if c1 is not None else None)
+            self.record(p.label, "480p 4 min: peak RSS (MB)", peak)
+        finally:
+            p.stop()
+
+    def run(self):
+        a = self.args
+        players = a.players.split(",")
+        log("warming up")
+        self.warm_up(players)
+        order = []
+        if a.long:
+            order += [("long", name) for name in players if name != "decode-only"]
+        for r in range(a.runs):
+            for name in players:
+                order.append(("main", name))
+            for name in players:
+                if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
+                    for clip, fps, key in a.drop_clips:
+                        order.append(("drop", name, clip, fps, key))
+        for i, job in enumerate(order):
+            log(f"[{i + 1}/{len(order)}] {' '.join(str(x) for x in job[:2])} {os.path.basename(job[2]) if len(job) > 2 else ''}")
+            try:
+                if job[0] == "main":
+                    self.main_run(job[1])
+                elif job[0] == "long":
+                    self.long_run(job[1])
+                else:
+                    self.drop_run(*job[1:])
+            except Exception as e:  # one failed run is reported, the rest goes on
+                log(f"run failed: {e}")
+                self.record("errors", str(e), 1)
+            time.sleep(1)
+        self.print_table([self.make(n, a.clip_main).label for n in players])
+
+    def print_table(self, labels):
+        figures = []
+        for (label, figure) in self.results:
+            if label != "errors" and figure not in figures:
+                figures.append(figure)
+
+        def cell(label, figure):
+            values = [v for v in self.results.get((label, figure), []) if v is not None]
+            if not values:
+                return "n/a"
+            m = statistics.median(values)
+            digits = 0 if "ms" in figure or "MB" in figure else 2
+            text = f"{m:.{digits}f}"
+            if len(values) > 1:
+                text += f" ({min(values):.{digits}f}–{max(values):.{digits}f})"
+            return text
+
+        header = ["figure (median of runs, range)"] + labels
+        rows = [[f] + [cell(label, f) for label in labels] for f in figures]
+        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+        lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [header] + rows]
+        lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        print("\n".join(lines))
+        errors = [f for (label, f) in self.results if label == "errors"]
+        for e in errors:
+            print(f"error: {e}")
+        a = self.args
+        print(f"runs: {a.runs}; CPU windows {a.window:g} s, drop window {a.drop_window:g} s; CPU = cores used by "
+              f"the player's process (/proc/PID/stat); n/a = not measurable for that player")
+        if errors and self.args.strict:
+            sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--media", required=True)
+    ap.add_argument("--probe", required=True)
+    ap.add_argument("--short", action="store_true", help="the CI setting: short clip, one run, short windows")
+    ap.add_argument("--runs", type=int)
+    ap.add_argument("--window", type=float, help="seconds of each CPU measurement")
+    ap.add_argument("--drop-window", type=float, help="seconds of the dropped-frames measurement")
+    ap.add_argument("--players", default="reel,gtkvideo,mpv-x11,mpv-gpu,decode-only,audio-only",
+                    help="comma-separated; reel=LABEL:PATH adds another Reel build")
+    ap.add_argument("--seeks", type=int, help="seeks per run")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
+    ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
+    a = ap.parse_args()
+    def default(value, fallback):
+        return fallback if value is None else value
+
+    if a.short:
+        a.clip_main = os.path.join(a.media, "short-1080p30.mp4")
+        a.mark, a.bars_at = 14, 5.5
+        a.drop_clips = [(a.clip_main, 30, "1080p30")]
+        a.runs, a.window, a.drop_window, a.settle = default(a.runs, 1), default(a.window, 3), default(a.drop_window, 4), 1
+        a.seeks = default(a.seeks, 2)
+        a.strict, a.long = True, False
+    else:
+        a.clip_main = os.path.join(a.media, "h264-1080p30.mp4")
+        a.clip_long = os.path.join(a.media, "h264-480p-4min.mp4")
+        a.mark, a.bars_at = 90, 30.5
+        a.drop_clips = [(a.clip_main, 30, "1080p30"), (os.path.join(a.media, "vp9-720p60.webm"), 60, "720p60")]
+        a.runs, a.window, a.drop_window, a.settle = default(a.runs, 3), default(a.window, 20), default(a.drop_window, 60), 2
+        a.seeks = default(a.seeks, 6)
+    Bench(a).run()
+
+
+if __name__ == "__main__":
+    main()
