@@ -17,7 +17,6 @@ final class VideoView {
     let picture: Widget
 
     init(paintable: OpaquePointer) {
-        Self.chooseRenderer()
         picture = gtk_picture_new_for_paintable(gcast(paintable))!
         // The frame sink makes frames the size they are drawn at, in device pixels, and the
         // paintable draws them the way the window's renderer takes them fastest.
@@ -54,21 +53,6 @@ final class VideoView {
         gtk_widget_set_vexpand(stack, 1)
         gtk_widget_set_hexpand(stack, 1)
         widget = stack
-    }
-
-    private static var rendererChosen = false
-
-    /// GTK draws a window with OpenGL when it can. On a software rasterizer (Mesa's llvmpipe:
-    /// virtual machines, containers, remote desktops, CI) its GL renderer re-rasterizes the window
-    /// through shaders on the CPU for every video frame: about a core for 30 fps, against a few
-    /// percent for its cairo renderer blitting frames already made the size they are shown at
-    /// (see BENCHMARKS.md). So there Reel draws with cairo; a GSK_RENDERER the user set wins.
-    /// GTK picks a window's renderer when it is realized, so this runs before the first one is.
-    private static func chooseRenderer() {
-        guard !rendererChosen else { return }
-        rendererChosen = true
-        guard getenv("GSK_RENDERER") == nil, reel_gl_is_software() != 0 else { return }
-        setenv("GSK_RENDERER", "cairo", 0)
     }
 
     /// An item that cannot be played says why where its picture would be.
