@@ -137,6 +137,8 @@ final class ReelApplication {
     // MARK: Start-up (primary instance only)
 
     private func startUp() {
+        // GTK has opened the display (GtkApplication's own startup ran first); no window yet.
+        Renderer.preferCairoOnSoftwareGL()
         let settings = Settings(schemaID: BuildInfo.appID)
         self.settings = settings
         let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)

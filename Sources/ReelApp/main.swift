@@ -6,7 +6,6 @@ import ReelGLib
 // main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
 setUpLocalization(domain: BuildInfo.gettextDomain, localeDirectory: BuildInfo.localeDirectory)
 MainQueueBridge.install()
-Renderer.preferCairoOnSoftwareGL()
 let status = MainActor.assumeIsolated {
     ReelApplication().run(arguments: CommandLine.arguments)
 }
