@@ -297,9 +297,9 @@ final class ReelApplication {
     /// Shuffle and loop are stateful actions mirroring the model (menus show their state); the
     /// queue panel's visibility is one too.
     private func installQueueActions(_ model: PlayerModel) {
-        let shuffle = addStateful("shuffle", state: g_variant_new_boolean(0)) { _ in model.setShuffle(!model.queue.shuffle) }
+        let shuffle = add("shuffle", state: g_variant_new_boolean(0)) { _ in model.setShuffle(!model.queue.shuffle) }
         let loopNames: [(PlaybackQueue.LoopMode, String)] = [(.none, "none"), (.item, "item"), (.queue, "queue")]
-        let loop = addStateful("loop", parameter: "s", state: g_variant_new_string("none")) { value in
+        let loop = add("loop", parameter: "s", state: g_variant_new_string("none")) { value in
             guard let value, let name = g_variant_get_string(value, nil).map({ String(cString: $0) }),
                   let mode = loopNames.first(where: { $0.1 == name })?.0 else { return }
             model.setLoopMode(mode)
@@ -310,7 +310,7 @@ final class ReelApplication {
             let name = loopNames.first { $0.0 == model.queue.loopMode }?.1 ?? "none"
             g_simple_action_set_state(loop, g_variant_new_string(name))
         }
-        addStateful("show-queue", state: g_variant_new_boolean(0), accels: ["F9"]) { [weak self] _ in
+        add("show-queue", state: g_variant_new_boolean(0), accels: ["F9"]) { [weak self] _ in
             guard let self, let queueAction = g_action_map_lookup_action(OpaquePointer(self.app), "show-queue") else { return }
             let state = g_action_get_state(gcast(queueAction))
             let shown = state.map { g_variant_get_boolean($0) != 0 } ?? false
@@ -322,10 +322,10 @@ final class ReelApplication {
 
     /// The track choices are stateful so menus show which one plays; the state follows the media.
     private func installTrackActions(_ model: PlayerModel) {
-        let audio = addStateful("audio-track", parameter: "i", state: g_variant_new_int32(0)) { value in
+        let audio = add("audio-track", parameter: "i", state: g_variant_new_int32(0)) { value in
             if let value { model.selectAudioTrack(Int(g_variant_get_int32(value))) }
         }
-        let subtitles = addStateful("subtitle-track", parameter: "i", state: g_variant_new_int32(-1)) { value in
+        let subtitles = add("subtitle-track", parameter: "i", state: g_variant_new_int32(-1)) { value in
             guard let value else { return }
             let index = Int(g_variant_get_int32(value))
             model.selectSubtitleTrack(index < 0 ? nil : index)
@@ -338,11 +338,13 @@ final class ReelApplication {
         }
     }
 
+    /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,
+    /// over D-Bus as org.gtk.Actions); with a `state`, a stateful one menus show checked.
     @discardableResult
-    private func addStateful(_ name: String, parameter: String? = nil, state: OpaquePointer, accels: [String] = [],
-                             _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
+    private func add(_ name: String, parameter: String? = nil, state: OpaquePointer? = nil, accels: [String] = [],
+                     _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
         let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
-        let action = g_simple_action_new_stateful(name, type, state)!
+        let action = (state.map { g_simple_action_new_stateful(name, type, $0) } ?? g_simple_action_new(name, type))!
         if let type { g_variant_type_free(type) }
         connectMainSignal(UnsafeMutableRawPointer(action), "activate") { args in
             handler(OpaquePointer(args.pointer(1)))
@@ -353,23 +355,6 @@ final class ReelApplication {
             withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
         }
         return action
-    }
-
-    /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,
-    /// over D-Bus as org.gtk.Actions).
-    private func add(_ name: String, parameter: String? = nil, accels: [String] = [],
-                     _ handler: @escaping @MainActor (OpaquePointer?) -> Void) {
-        let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
-        let action = g_simple_action_new(name, type)!
-        if let type { g_variant_type_free(type) }
-        connectMainSignal(UnsafeMutableRawPointer(action), "activate") { args in
-            handler(OpaquePointer(args.pointer(1)))
-        }
-        g_action_map_add_action(OpaquePointer(app), action)
-        g_object_unref(UnsafeMutableRawPointer(action))
-        if !accels.isEmpty {
-            withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
-        }
     }
 }
 

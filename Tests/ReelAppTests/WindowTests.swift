@@ -181,10 +181,21 @@ final class WindowTests: XCTestCase {
     }
 
     private func sliderGeometry(_ app: ReelApp) throws -> SliderGeometry {
+        // The knob is the longest run of white pixels on that row (it is about 20 px wide;
+        // the digits of the time labels beside the slider make runs of a few pixels).
         func knob() -> Double? {
             guard let shot = app.screenshot() else { return nil }
-            let xs = (300..<700).filter { x in let p = shot.pixel(x, 553); return p.r > 235 && p.g > 235 && p.b > 235 }
-            return xs.isEmpty ? nil : Double(xs.reduce(0, +)) / Double(xs.count)
+            var best: (start: Int, length: Int) = (0, 0), runStart = -1
+            for x in 250...760 {
+                let p = shot.pixel(x, 553)
+                let white = x < 760 && p.r > 235 && p.g > 235 && p.b > 235
+                if white, runStart < 0 { runStart = x }
+                if !white, runStart >= 0 {
+                    if x - runStart > best.length { best = (runStart, x - runStart) }
+                    runStart = -1
+                }
+            }
+            return best.length >= 10 ? Double(best.start) + Double(best.length - 1) / 2 : nil
         }
         let wasAt = app.position, wasPlaying = app.status == "Playing"
         if wasPlaying { try app.player("Pause") }
