@@ -16,15 +16,28 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(shell("gio", ["mime", "video/mp4", "org.reelplayer.Reel.desktop"]).status, 0)
         XCTAssertEqual(shell("gio", ["mime", "video/webm", "org.reelplayer.Reel.desktop"]).status, 0)
         let bus = try DBusClient()
-        defer { _ = try? bus.call(ReelApp.busName, ReelApp.mprisPath, "org.mpris.MediaPlayer2", "Quit") }
+        func reelPIDs() -> [String] {
+            shell("pgrep", ["-f", "^\(prefix)/bin/reel"]).output.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        defer {
+            // The next test's Reel must not find this one still holding the app's name (it would
+            // hand its files over and exit), so wait for the installed Reel to be gone.
+            _ = try? bus.call(ReelApp.busName, ReelApp.mprisPath, "org.mpris.MediaPlayer2", "Quit")
+            eventually("the installed Reel quit") { reelPIDs().isEmpty }
+            for pid in reelPIDs() { kill(pid_t(pid) ?? 0, SIGKILL) }
+            eventually("its names released") {
+                let owned = { (name: String) in
+                    (try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                                   [.string(name)]))?.first?.boolValue == true
+                }
+                return !owned(ReelApp.busName) && !owned("org.reelplayer.Reel")
+            }
+        }
         func mpris(_ name: String) -> DBusValue? {
             try? bus.call(ReelApp.busName, ReelApp.mprisPath, "org.freedesktop.DBus.Properties", "Get",
                           [.string(ReelApp.playerInterface), .string(name)]).first
         }
         func url() -> String { mpris("Metadata")?.dictionary["xesam:url"]?.stringValue ?? "" }
-        func reelPIDs() -> [String] {
-            shell("pgrep", ["-f", "^\(prefix)/bin/reel"]).output.split(whereSeparator: \.isNewline).map(String.init)
-        }
 
         let open = shell("gio", ["open", Paths.media("clip-h264.mp4")])
         XCTAssertEqual(open.status, 0, open.output)
