@@ -72,17 +72,29 @@ typedef struct {
   GDestroyNotify notify;
 } SampleCallbackData;
 
+/* appsink (1.22) hands out one sample object it reuses, setting the next buffer and caps on it
+ * in place. Kept by Reel (the frame on screen), it is no longer writable: the next caps change
+ * fails ("gst_sample_set_caps: assertion 'gst_sample_is_writable' failed") and later frames go
+ * out labelled with the old caps. A new sample around the same buffer and caps costs no copy and
+ * leaves appsink's own free. */
+static GstSample *detached(GstSample *pulled) {
+  GstSample *own = gst_sample_new(gst_sample_get_buffer(pulled), gst_sample_get_caps(pulled),
+                                  gst_sample_get_segment(pulled), NULL);
+  gst_sample_unref(pulled);
+  return own;
+}
+
 static GstFlowReturn on_new_sample(GstAppSink *sink, gpointer data) {
   SampleCallbackData *d = data;
   GstSample *sample = gst_app_sink_pull_sample(sink);
-  if (sample) d->callback(sample, d->user_data);
+  if (sample) d->callback(detached(sample), d->user_data);
   return GST_FLOW_OK;
 }
 
 static GstFlowReturn on_new_preroll(GstAppSink *sink, gpointer data) {
   SampleCallbackData *d = data;
   GstSample *sample = gst_app_sink_pull_preroll(sink);
-  if (sample) d->callback(sample, d->user_data);
+  if (sample) d->callback(detached(sample), d->user_data);
   return GST_FLOW_OK;
 }
 

@@ -22,6 +22,14 @@ public final class GstPlayEngine: PlaybackEngine {
     private let adapter: ObjectRef<OpaquePointer>
     private let missingPlugins = MissingPluginLog()
     private var currentURI: String?
+    /// The URI handed to GstPlay and not yet confirmed by its "uri-loaded". Until then, what
+    /// the adapter delivers (states, errors, the end of a stream) still belongs to an earlier
+    /// item — queued on the main context before the load — and is dropped: a client loading
+    /// thousands of items a second otherwise saw errors and ends of old items land on new ones.
+    private var awaitedURI: String?
+    /// The current item was refused before reaching GstPlay (missing, unreadable): there is
+    /// nothing to play, and GstPlay must not play its previous item instead.
+    private var refusedLocally = false
     private var rate: Double = 1
     private var rateAppliedToItem = false
     private var warnedAboutMissingCodec = false
@@ -118,10 +126,20 @@ public final class GstPlayEngine: PlaybackEngine {
         return sink
     }
 
+    /// Adapter signals are handled only once GstPlay has taken the current URI (see `awaitedURI`).
+    private func connectCurrent(_ signal: String, _ handler: @escaping @MainActor (GstPlayEngine, SignalArguments) -> Void) {
+        connectMainSignal(adapter.raw, signal) { [weak self] args in
+            guard let self, self.awaitedURI == nil else { return }
+            handler(self, args)
+        }
+    }
+
     private func connectSignals() {
-        let a = adapter.raw
-        connectMainSignal(a, "state-changed") { [weak self] args in
-            guard let self else { return }
+        connectMainSignal(adapter.raw, "uri-loaded") { [weak self] args in
+            guard let self, let uri = args.string(1), uri == self.awaitedURI else { return }
+            self.awaitedURI = nil
+        }
+        connectCurrent("state-changed") { `self`, args in
             let state: EngineState
             switch GstPlayState(UInt32(args.int(1))) {
             case GST_PLAY_STATE_PLAYING: state = .playing
@@ -140,42 +158,42 @@ public final class GstPlayEngine: PlaybackEngine {
             }
             self.onEvent?(.state(state))
         }
-        connectMainSignal(a, "position-updated") { [weak self] args in
-            if let seconds = GStreamer.seconds(args.uint64(1)) { self?.onEvent?(.position(seconds)) }
+        connectCurrent("position-updated") { `self`, args in
+            if let seconds = GStreamer.seconds(args.uint64(1)) { self.onEvent?(.position(seconds)) }
         }
-        connectMainSignal(a, "duration-changed") { [weak self] args in
-            self?.onEvent?(.duration(GStreamer.seconds(args.uint64(1))))
+        connectCurrent("duration-changed") { `self`, args in
+            self.onEvent?(.duration(GStreamer.seconds(args.uint64(1))))
         }
-        connectMainSignal(a, "seek-done") { [weak self] args in
-            self?.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
+        connectCurrent("seek-done") { `self`, args in
+            self.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
         }
-        connectMainSignal(a, "buffering") { [weak self] args in
-            self?.onEvent?(.buffering(percent: args.int(1)))
+        connectCurrent("buffering") { `self`, args in
+            self.onEvent?(.buffering(percent: args.int(1)))
         }
-        connectMainSignal(a, "end-of-stream") { [weak self] _ in
-            self?.onEvent?(.endOfStream)
+        connectCurrent("end-of-stream") { `self`, _ in
+            self.onEvent?(.endOfStream)
         }
-        connectMainSignal(a, "error") { [weak self] args in
-            guard let self else { return }
+        connectCurrent("error") { `self`, args in
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
             self.stopLoadingWatchdog()
             self.onEvent?(.error(self.describe(error)))
         }
-        connectMainSignal(a, "warning") { [weak self] _ in
+        connectCurrent("warning") { `self`, _ in
             // A stream without a decoder while the rest plays: say which, once per item.
-            guard let self, !self.warnedAboutMissingCodec, let missing = self.missingPlugins.first else { return }
+            guard !self.warnedAboutMissingCodec, let missing = self.missingPlugins.first else { return }
             self.warnedAboutMissingCodec = true
             self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: missing.message)))
         }
-        connectMainSignal(a, "media-info-updated") { [weak self] args in
-            guard let self, let info = args.pointer(1) else { return }
+        connectCurrent("media-info-updated") { `self`, args in
+            guard let info = args.pointer(1) else { return }
             self.report(mediaInfo: gcast(info))
         }
-        connectMainSignal(a, "volume-changed") { [weak self] _ in
+        // Volume and mute belong to the player, not to an item.
+        connectMainSignal(adapter.raw, "volume-changed") { [weak self] _ in
             guard let self else { return }
             self.onEvent?(.volume(gst_play_get_volume(self.player.pointer)))
         }
-        connectMainSignal(a, "mute-changed") { [weak self] _ in
+        connectMainSignal(adapter.raw, "mute-changed") { [weak self] _ in
             guard let self else { return }
             self.onEvent?(.muted(gst_play_get_mute(self.player.pointer) != 0))
         }
@@ -216,8 +234,11 @@ public final class GstPlayEngine: PlaybackEngine {
         lastMediaInfo = nil
         missingPlugins.reset()
         frameSink.clear()
+        refusedLocally = false
         if let problem = LocalFileCheck.problem(with: uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
+            refusedLocally = true
+            awaitedURI = nil
             gst_play_stop(player.pointer)
             runSoon { [weak self] in
                 guard let self, self.currentURI == uri else { return }
@@ -225,6 +246,7 @@ public final class GstPlayEngine: PlaybackEngine {
             }
             return
         }
+        awaitedURI = uri
         gst_play_set_uri(player.pointer, uri)
         startLoadingWatchdog(for: uri)
     }
@@ -264,7 +286,7 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func play() {
-        guard currentURI != nil else { return }
+        guard currentURI != nil, !refusedLocally else { return }
         gst_play_play(player.pointer)
     }
 
