@@ -1,4 +1,5 @@
 #include "CShims.h"
+#include <gst/base/gstbasesrc.h>
 
 // Exported by libdispatch (swift-corelibs-libdispatch) for CoreFoundation's run loop.
 extern int _dispatch_get_main_queue_handle_4CF(void);
@@ -266,4 +267,24 @@ gboolean reel_widget_renders_with_cairo(GtkWidget *widget) {
   GtkNative *native = gtk_widget_get_native(widget);
   GskRenderer *renderer = native ? gtk_native_get_renderer(native) : NULL;
   return renderer != NULL && G_TYPE_CHECK_INSTANCE_TYPE(renderer, gsk_cairo_renderer_get_type());
+}
+
+gint64 reel_gst_live_object_count(void) {
+  gint64 count = -1;
+  GList *tracers = gst_tracing_get_active_tracers();
+  for (GList *l = tracers; l != NULL; l = l->next) {
+    if (g_strcmp0(G_OBJECT_TYPE_NAME(l->data), "GstLeaksTracer") != 0) continue;
+    GstStructure *live = NULL;
+    g_signal_emit_by_name(l->data, "get-live-objects", &live);
+    const GValue *list = live ? gst_structure_get_value(live, "live-objects-list") : NULL;
+    count = list ? (gint64)gst_value_list_get_size(list) : 0;
+    if (live) gst_structure_free(live);
+    break;
+  }
+  g_list_free_full(tracers, gst_object_unref);
+  return count;
+}
+
+gboolean reel_is_base_src(GstObject *object) {
+  return object != NULL && GST_IS_BASE_SRC(object);
 }

@@ -1,15 +1,18 @@
 import CGio
+import CShims
 import ReelEngine
 import ReelGLib
 
-/// A read-only window into the frame path for tests and diagnosis, exported only when the
-/// environment variable REEL_DEBUG_DBUS is set (never by default).
+/// A read-only window into the frame path and the window for tests and diagnosis, exported only
+/// when the environment variable REEL_DEBUG_DBUS is set (never by default). `LiveGstObjects`
+/// counts GStreamer objects alive when GStreamer's leaks tracer runs (GST_TRACERS=leaks), -1
+/// otherwise.
 @MainActor
 final class DebugInterface: DBusObjectHandler {
     static let path = "/org/reelplayer/Reel/Debug"
     static let interface = "org.reelplayer.Reel.Debug"
     private let engine: GstPlayEngine
-    private let controlsShown: @MainActor () -> Bool
+    private let window: @MainActor () -> PlayerWindow?
     private var object: DBusObject?
 
     static let xml = """
@@ -18,13 +21,16 @@ final class DebugInterface: DBusObjectHandler {
       <property name="FramesShown" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
+      <property name="MessageShown" type="s" access="read"/>
+      <property name="BufferingShown" type="b" access="read"/>
+      <property name="LiveGstObjects" type="x" access="read"/>
     </interface></node>
     """
 
-    init?(connection: OpaquePointer, engine: GstPlayEngine, controlsShown: @escaping @MainActor () -> Bool) {
+    init?(connection: OpaquePointer, engine: GstPlayEngine, window: @escaping @MainActor () -> PlayerWindow?) {
         guard getenv("REEL_DEBUG_DBUS") != nil else { return nil }
         self.engine = engine
-        self.controlsShown = controlsShown
+        self.window = window
         object = try? DBusObject(connection: connection, path: Self.path, introspectionXML: Self.xml, handler: self)
     }
 
@@ -38,7 +44,10 @@ final class DebugInterface: DBusObjectHandler {
         case "FramesReceived": return .uint64(counts.received)
         case "FramesShown": return .uint64(counts.shown)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
-        case "ControlsShown": return .bool(controlsShown())
+        case "ControlsShown": return .bool(window()?.controlsShown ?? false)
+        case "MessageShown": return .string(window()?.messageShown ?? "")
+        case "BufferingShown": return .bool(window()?.bufferingShown ?? false)
+        case "LiveGstObjects": return .int64(Int64(reel_gst_live_object_count()))
         default: return nil
         }
     }

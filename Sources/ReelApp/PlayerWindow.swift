@@ -12,6 +12,7 @@ import ReelGLib
 final class PlayerWindow {
     let window: Widget
     private let model: PlayerModel
+    private var lastToast: String?
     private let frameSink: FrameSink
     private let titleWidget: Widget
     private let toasts: Widget
@@ -156,6 +157,12 @@ final class PlayerWindow {
         return button
     }
 
+    /// What the window tells the user: the error on the video area, else the latest toast.
+    var messageShown: String { videoView.errorShown ?? lastToast ?? "" }
+
+    /// Whether the buffering (or connecting) indicator is up.
+    var bufferingShown: Bool { gtk_widget_get_visible(bufferingIndicator) != 0 }
+
     /// Whether the control bar is fully shown (not hidden, not fading).
     var controlsShown: Bool {
         gtk_revealer_get_reveal_child(gcast(controlsRevealer)) != 0 && gtk_revealer_get_child_revealed(gcast(controlsRevealer)) != 0
@@ -245,6 +252,7 @@ final class PlayerWindow {
 
     func showToast(_ message: String, button: String? = nil, action: String? = nil) {
         // Toast titles are Pango markup: escape, so file names and tags show literally.
+        lastToast = message
         let toast = adw_toast_new(UI.escapeMarkup(message))
         adw_toast_set_timeout(toast, 8)
         if let button, let action {

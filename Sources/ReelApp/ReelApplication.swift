@@ -146,6 +146,10 @@ final class ReelApplication {
         if let problem = resumePositions?.loadProblem { Log.warning(problem) }
         let model = PlayerModel(engine: engine, scheduler: GLibScheduler(), resumePositions: resumePositions)
         player = (engine, model)
+        // How long a stream may buffer without playing on; tests shorten it.
+        if let seconds = ProcessInfo.processInfo.environment["REEL_NETWORK_TIMEOUT"].flatMap(Double.init), seconds > 0 {
+            model.bufferingTimeout = seconds
+        }
         model.setRate(settings.rate)
         model.setVolume(settings.volume)
         let applySequenceSettings: @MainActor () -> Void = {
@@ -179,7 +183,7 @@ final class ReelApplication {
     private func startMPRIS(_ model: PlayerModel) {
         guard let connection = g_application_get_dbus_connection(gcast(app)) else { return }
         debugInterface = player.map {
-            DebugInterface(connection: connection, engine: $0.engine) { [weak self] in self?.window?.controlsShown ?? false }
+            DebugInterface(connection: connection, engine: $0.engine) { [weak self] in self?.window }
         } ?? nil
         do {
             mpris = try MPRISServer(connection: connection, model: model, host: self, desktopEntry: BuildInfo.appID,

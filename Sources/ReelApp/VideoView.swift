@@ -63,6 +63,13 @@ final class VideoView {
         gtk_stack_set_visible_child_name(gcast(stack), "error")
     }
 
+    /// The error the video area shows, as the user reads it; nil when it shows no error.
+    var errorShown: String? {
+        guard let visible = gtk_stack_get_visible_child_name(gcast(stack)), String(cString: visible) == "error",
+              let description = adw_status_page_get_description(gcast(errorPage)) else { return nil }
+        return UI.unescapeMarkup(String(cString: description))
+    }
+
     func show(media: MediaInfo?, title: String) {
         guard let media, media.isAudioOnly else {
             gtk_stack_set_visible_child_name(gcast(stack), "video")

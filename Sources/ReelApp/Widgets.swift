@@ -62,6 +62,13 @@ enum UI {
         takeString(g_markup_escape_text(text, -1)) ?? ""
     }
 
+    /// The text Pango shows for `markup` (for reading back what a widget displays).
+    static func unescapeMarkup(_ markup: String) -> String {
+        var text: UnsafeMutablePointer<CChar>?
+        guard pango_parse_markup(markup, -1, 0, nil, &text, nil, nil) != 0 else { return markup }
+        return takeString(text) ?? ""
+    }
+
     static func loadCSS(_ css: String) {
         let provider = gtk_css_provider_new()!
         gtk_css_provider_load_from_data(provider, css, -1)

@@ -41,6 +41,10 @@ public final class PlayerModel {
     /// Playback counts as stalled when the position has not moved for this long while playing.
     public static let stallTimeout: Seconds = 2
     static let watchdogInterval: Seconds = 0.5
+    /// A failed item stays on screen this long, its error shown (and MPRIS saying Stopped with
+    /// its metadata), before the queue moves on: skipping at once would leave the user a toast
+    /// about a file no longer in sight.
+    public static let errorDwell: Seconds = 1.5
     /// Resume positions are saved this often during playback, so a crash loses at most this much.
     static let resumeSaveInterval: Seconds = 5
 
@@ -57,6 +61,9 @@ public final class PlayerModel {
     public var continueAfterErrors = true
     /// Each item plays this many times before the queue moves on (the language learner's loop).
     public private(set) var repeatEach = 1
+    /// A stream that buffers (or is still connecting) this long without playing on is given up
+    /// with a message; the app may shorten it (tests do, through REEL_NETWORK_TIMEOUT).
+    public var bufferingTimeout: Seconds = 20
     /// Seconds between two plays, during which the transport waits and cannot be used.
     public private(set) var gapLength: Seconds = 0
     /// While waiting between two plays: the seconds left.
@@ -78,6 +85,9 @@ public final class PlayerModel {
     private var afterGap: (@MainActor () -> Void)?
     private var watchdog: ScheduledAction?
     private var stalledFor: Seconds = 0
+    private var bufferingFor: Seconds = 0
+    /// Moves on past a failed item once its error has been seen (see `errorDwell`).
+    private var skipAfterError: ScheduledAction?
     private var recoveryStep = 0
     private var sinceResumeSave: Seconds = 0
     private var observers: [Int: (Change) -> Void] = [:]
@@ -212,6 +222,7 @@ public final class PlayerModel {
     }
 
     private func start(_ item: QueueItem) {
+        skipAfterError = nil
         saveResumePosition()
         endGap(continuing: false)
         _ = queue.select(id: item.id)
@@ -428,6 +439,7 @@ public final class PlayerModel {
                   newPosition != position else { return }
             position = newPosition
             stalledFor = 0
+            bufferingFor = 0
             recoveryStep = 0
             notify(.position)
             updateSubtitle()
@@ -593,7 +605,8 @@ public final class PlayerModel {
     /// `stallTimeout`, it tries a flushing seek, then loading the item again, then gives up
     /// with an error — the seed apps' queues silently stopped after many transitions.
     private func updateWatchdog() {
-        guard status == .playing, !isInGap else {
+        if !isWaitingForData { bufferingFor = 0 }
+        guard status == .playing || isWaitingForData, !isInGap else {
             watchdog = nil
             return
         }
@@ -602,16 +615,34 @@ public final class PlayerModel {
         scheduleWatchdogTick()
     }
 
+    /// Buffering, or connecting to a stream: waiting on the network.
+    private var isWaitingForData: Bool {
+        if case .buffering = status { return true }
+        return status == .loading && !(currentItem?.isLocalFile ?? true)
+    }
+
     private func scheduleWatchdogTick() {
         watchdog = scheduler.schedule(after: Self.watchdogInterval) { [weak self] in
             guard let self else { return }
             self.watchdog = nil
             self.watchdogTick()
-            if self.status == .playing, !self.isInGap { self.scheduleWatchdogTick() }
+            if self.status == .playing || self.isWaitingForData, !self.isInGap { self.scheduleWatchdogTick() }
         }
     }
 
     private func watchdogTick() {
+        if isWaitingForData, let item = currentItem {
+            // A stream that stopped sending (or sends too slowly to play): give it up in words.
+            bufferingFor += Self.watchdogInterval
+            guard bufferingFor >= bufferingTimeout else { return }
+            bufferingFor = 0
+            // Stalled and merely slow look alike from here (the buffer's fill level moves too
+            // little to tell): one message covers both.
+            let message = status == .loading ? tr("“%@” did not answer in time.") : tr("“%@” is not sending data fast enough to play.")
+            engine.stop()
+            fail(with: PlaybackError(kind: .network, message: String(format: message, item.displayName)))
+            return
+        }
         guard status == .playing, !isInGap else { return }
         sinceResumeSave += Self.watchdogInterval
         if sinceResumeSave >= Self.resumeSaveInterval { saveResumePosition() }
@@ -661,9 +692,14 @@ public final class PlayerModel {
         wantsToPlay = false
         setStatus(.failed(error))
         notify(.failed(item, error))
-        if continueAfterErrors, let index = queue.nextIndex, index != queue.currentIndex,
-           let next = queue.moveTo(index: index) {
-            start(next)
+        guard continueAfterErrors, let index = queue.nextIndex, index != queue.currentIndex else { return }
+        skipAfterError = scheduler.schedule(after: Self.errorDwell) { [weak self] in
+            guard let self else { return }
+            self.skipAfterError = nil
+            // Only if the user has not moved on (or stopped) meanwhile.
+            guard case .failed = self.status, self.currentItem?.id == item.id,
+                  let index = self.queue.nextIndex, let next = self.queue.moveTo(index: index) else { return }
+            self.start(next)
         }
     }
 

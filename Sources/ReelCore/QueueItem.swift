@@ -25,7 +25,9 @@ public struct QueueItem: Equatable, Hashable, Sendable, Identifiable {
         return name.isEmpty ? uri : name
     }
 
-    /// The path for file URIs, for messages that name the file.
+    public var isLocalFile: Bool { uri.hasPrefix("file:") }
+
+    /// The file name for file URIs (the whole URI otherwise), for messages that name the item.
     public var displayName: String {
         if let url = URL(string: uri), url.isFileURL, let last = url.pathComponents.last { return last }
         return uri

@@ -20,7 +20,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private let player: ObjectRef<OpaquePointer>
     private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
     private let adapter: ObjectRef<OpaquePointer>
-    private let missingPlugins = MissingPluginLog()
+    private let reports = PipelineReports()
     private var currentURI: String?
     /// The URI handed to GstPlay and not yet confirmed by its "uri-loaded". Until then, what
     /// the adapter delivers (states, errors, the end of a stream) still belongs to an earlier
@@ -68,7 +68,7 @@ public final class GstPlayEngine: PlaybackEngine {
             audioDeviceSink = audioSink
             reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(audioSink))
         }
-        missingPlugins.watch(pipeline.pointer)
+        reports.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
         subtitleSink = SubtitleSink { [weak self] line in
@@ -180,9 +180,9 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("warning") { `self`, _ in
             // A stream without a decoder while the rest plays: say which, once per item.
-            guard !self.warnedAboutMissingCodec, let missing = self.missingPlugins.first else { return }
+            guard !self.warnedAboutMissingCodec, let missing = self.reports.firstMissingPlugin else { return }
             self.warnedAboutMissingCodec = true
-            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: missing.message)))
+            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: missing.message(for: self.currentName))))
         }
         connectCurrent("media-info-updated") { `self`, args in
             guard let info = args.pointer(1) else { return }
@@ -232,7 +232,7 @@ public final class GstPlayEngine: PlaybackEngine {
         warnedAboutMissingCodec = false
         onEvent?(.subtitle(nil))
         lastMediaInfo = nil
-        missingPlugins.reset()
+        reports.reset()
         frameSink.clear()
         refusedLocally = false
         if let problem = LocalFileCheck.problem(with: uri) {
@@ -368,30 +368,31 @@ public final class GstPlayEngine: PlaybackEngine {
 
     // MARK: Errors
 
+    /// The current item's name as messages give it.
+    private var currentName: String { currentURI.map { QueueItem(id: 0, uri: $0).displayName } ?? "" }
+
+    /// Puts a failure in words from what the bus said about it (GstPlay's own error only
+    /// carries GStreamer's text, re-wrapped in its domain).
     private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {
-        let name = currentURI.map { QueueItem(id: 0, uri: $0).displayName } ?? ""
+        let name = currentName
         let detail = error.map { String(cString: $0.pointee.message) }
-        if let missing = missingPlugins.first {
-            return PlaybackError(kind: .missingCodec, message: missing.message, detail: detail)
+        if let missing = reports.firstMissingPlugin {
+            return PlaybackError(kind: .missingCodec, message: missing.message(for: name), detail: detail)
         }
-        guard let error else {
-            return PlaybackError(kind: .other, message: String(format: tr("“%@” could not be played."), name))
-        }
-        let domain = error.pointee.domain, code = error.pointee.code
-        if domain == gst_resource_error_quark() {
-            let isNetwork = currentURI.map { !$0.hasPrefix("file:") } ?? false
+        let origin = reports.firstError
+        let isNetwork = currentURI.map { !$0.hasPrefix("file:") } ?? false
+        // Reading failed (refused, 404, cut off) rather than understanding what was read.
+        if let origin, origin.domain == gst_resource_error_quark() || origin.fromSource {
             if isNetwork {
                 return PlaybackError(kind: .network, message: String(format: tr("“%@” could not be loaded from the network."), name),
                                      detail: detail)
             }
-            if code == Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) {
+            if origin.code == Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue), origin.domain == gst_resource_error_quark() {
                 return PlaybackError(kind: .notFound, message: String(format: tr("“%@” does not exist."), name), detail: detail)
             }
-            if code == Int32(GST_RESOURCE_ERROR_OPEN_READ.rawValue) || code == Int32(GST_RESOURCE_ERROR_READ.rawValue) {
-                return PlaybackError(kind: .notReadable, message: String(format: tr("“%@” could not be read."), name), detail: detail)
-            }
+            return PlaybackError(kind: .notReadable, message: String(format: tr("“%@” could not be read."), name), detail: detail)
         }
-        if domain == gst_core_error_quark(), code == Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue) {
+        if let origin, origin.domain == gst_core_error_quark(), origin.code == Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue) {
             return PlaybackError(kind: .missingCodec,
                                  message: String(format: tr("A decoder needed for “%@” is missing; install gstreamer1.0-libav and gstreamer1.0-plugins-bad."), name),
                                  detail: detail)

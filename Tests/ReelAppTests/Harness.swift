@@ -69,12 +69,19 @@ final class ReelApp {
     let bus: DBusClient
     let log: URL
 
-    init(_ arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `launcher`, when given, is a command Reel is started through (it must exec Reel, keeping its pid).
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+         file: StaticString = #filePath, line: UInt = #line) throws {
         bus = try DBusClient()
         log = FileManager.default.temporaryDirectory.appendingPathComponent("reel-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = Paths.reel
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [Paths.reel.path] + arguments
+        } else {
+            process.executableURL = Paths.reel
+            process.arguments = arguments
+        }
         // The debug interface exposes the frame counters; it is off unless asked for.
         process.environment = ProcessInfo.processInfo.environment.merging(["REEL_DEBUG_DBUS": "1"]) { $1 }
             .merging(environment) { $1 }
@@ -145,6 +152,9 @@ final class ReelApp {
         try? bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.freedesktop.DBus.Properties", "Get",
                       [.string("org.reelplayer.Reel.Debug"), .string(name)]).first?.unwrapped
     }
+
+    var messageShown: String { debugProperty("MessageShown")?.stringValue ?? "" }
+    var bufferingShown: Bool { debugProperty("BufferingShown") == .bool(true) }
 
     var framesReceived: UInt64 { if case .uint64(let n)? = debugProperty("FramesReceived") { return n } else { return 0 } }
     var framesShown: UInt64 { if case .uint64(let n)? = debugProperty("FramesShown") { return n } else { return 0 } }
@@ -359,5 +369,37 @@ final class SoundRecorder {
             let window = samples[start..<(start + size)]
             return (window.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(size)).squareRoot()
         }
+    }
+}
+
+/// A helper program from Fixtures/ (a drag source, a session manager, a media server), stopped
+/// when the test lets go of it. `firstLine` is what it printed first (a port, say), when waited for.
+final class Fixture {
+    let process = Process()
+    private(set) var firstLine = ""
+
+    init(_ name: String, _ arguments: [String], waitForFirstLine: Bool = false,
+         file: StaticString = #filePath, line: UInt = #line) throws {
+        process.executableURL = Paths.packageRoot.appendingPathComponent("Tests/ReelAppTests/Fixtures/\(name)")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = waitForFirstLine ? pipe : FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard waitForFirstLine else { return }
+        let reader = pipe.fileHandleForReading
+        var bytes = Data()
+        // The fixture prints its line as soon as it is ready; a few seconds is plenty.
+        let deadline = Date().addingTimeInterval(10)
+        while !bytes.contains(10), Date() < deadline, process.isRunning {
+            bytes.append(reader.availableData)
+        }
+        firstLine = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if firstLine.isEmpty { XCTFail("\(name) printed nothing", file: file, line: line) }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
     }
 }

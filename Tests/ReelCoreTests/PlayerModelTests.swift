@@ -148,8 +148,62 @@ final class PlayerModelTests: XCTestCase {
         let error = PlaybackError(kind: .notMedia, message: "“bad.mp4” is not a video Reel can read.")
         engine.send(.error(error))
         XCTAssertTrue(changes.contains(.failed(model.queue.items[0], error)))
+        // The failed item stays in sight a moment, its error shown, before the queue moves on.
+        XCTAssertEqual(model.currentItem?.uri, "file:///bad.mp4")
+        XCTAssertEqual(model.status, .failed(error))
+        scheduler.advance(by: PlayerModel.errorDwell - 0.1)
+        XCTAssertEqual(model.currentItem?.uri, "file:///bad.mp4")
+        scheduler.advance(by: 0.1)
         XCTAssertEqual(model.currentItem?.uri, "file:///good.mp4")
         XCTAssertEqual(model.status, .loading)
+    }
+
+    func testAUserChoiceDuringTheErrorDwellIsKept() async {
+        model.open(["file:///bad.mp4", "file:///b.mp4", "file:///c.mp4"])
+        engine.send(.error(PlaybackError(kind: .notMedia, message: "bad")))
+        model.playItem(id: model.queue.items[2].id)
+        scheduler.advance(by: PlayerModel.errorDwell)
+        XCTAssertEqual(model.currentItem?.uri, "file:///c.mp4", "the skip after the error does not override the user")
+        engine.send(.error(PlaybackError(kind: .notMedia, message: "bad too")))
+        model.stop()
+        scheduler.advance(by: PlayerModel.errorDwell)
+        XCTAssertEqual(model.currentItem?.uri, "file:///c.mp4", "nor a stop")
+    }
+
+    func testAStreamThatStopsSendingIsGivenUpInWords() async {
+        model.bufferingTimeout = 6
+        model.open(["http://127.0.0.1/stalls.webm", "file:///next.mp4"])
+        scheduler.advance(by: 5.9)
+        XCTAssertEqual(model.status, .loading, "connecting, not yet given up")
+        engine.startPlaying(duration: 60)
+        engine.send(.position(1), .position(2))
+        engine.send(.state(.buffering), .buffering(percent: 30))
+        // The watchdog looks twice a second: the limit is met within half a second of it.
+        scheduler.advance(by: 5.4)
+        XCTAssertEqual(model.status, .buffering(percent: 30))
+        engine.clear()
+        scheduler.advance(by: 1.0)
+        guard case .failed(let error) = model.status else { return XCTFail("given up, not \(model.status)") }
+        XCTAssertEqual(error.kind, .network)
+        XCTAssertTrue(error.message.contains("stalls.webm") && error.message.contains("fast enough"), error.message)
+        XCTAssertEqual(engine.commands.first, .stop)
+        scheduler.advance(by: PlayerModel.errorDwell)
+        XCTAssertEqual(model.currentItem?.uri, "file:///next.mp4", "the queue moves on")
+    }
+
+    func testAStreamThatNeverAnswersIsGivenUp() async {
+        model.bufferingTimeout = 6
+        model.open(["http://127.0.0.1/silent.webm"])
+        scheduler.advance(by: 6)
+        guard case .failed(let error) = model.status else { return XCTFail("given up, not \(model.status)") }
+        XCTAssertTrue(error.message.contains("did not answer"), error.message)
+    }
+
+    func testALocalFileIsNeverTimedOutByTheModel() async {
+        model.bufferingTimeout = 6
+        model.open(["file:///slow-disk.mp4"])
+        scheduler.advance(by: 60)
+        XCTAssertEqual(model.status, .loading, "the engine's own load check covers local files")
     }
 
     func testAFailedLastItemStaysFailed() async {

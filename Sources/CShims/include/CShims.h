@@ -126,3 +126,10 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // and decoders skip frames: video at 1.8× then stalls until the next keyframe and stutters.
 // This probe on a sink's pad clears that flag from seeks on their way upstream.
 void reel_sink_clear_trickmode_seeks(GstElement *sink);
+
+// How many GStreamer objects are alive, as GStreamer's leaks tracer counts them (run with
+// GST_TRACERS=leaks); -1 when that tracer is not active. For the long-session tests.
+gint64 reel_gst_live_object_count(void);
+
+// Whether a message's source is a source element (GstBaseSrc: a file or network reader).
+gboolean reel_is_base_src(GstObject *object);
