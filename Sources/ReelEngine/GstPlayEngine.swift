@@ -87,6 +87,14 @@ public final class GstPlayEngine: PlaybackEngine {
     deinit {
         g_signal_handlers_destroy(adapter.raw)
         gst_play_stop(player.pointer)
+        // Messages waiting on GstPlay's bus for the adapter each hold a reference to the player
+        // (their source), and the player holds the bus: left there, they kept every GstPlay,
+        // its thread and its pipeline alive for good. A flushing bus drops them, and those
+        // still to come.
+        if let bus = gst_play_get_message_bus(player.pointer) {
+            gst_bus_set_flushing(bus, 1)
+            gst_object_unref(gpointer(bus))
+        }
     }
 
     /// PulseAudio moves a stream to another device when the one in use disappears; pulsesink

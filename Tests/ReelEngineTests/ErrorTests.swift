@@ -6,7 +6,7 @@ import XCTest
 
 /// Broken input ends in `failed` with words a person understands, and the engine keeps working.
 @MainActor
-final class ErrorTests: XCTestCase {
+final class ErrorTests: EngineTestCase {
     private func failure(opening uri: String, file: StaticString = #filePath, line: UInt = #line) -> PlaybackError? {
         let player = PlayerHarness()
         player.model.open([uri])
@@ -60,7 +60,7 @@ enum TestMediaNames {
 
 /// A codec without a decoder names the codec and the Debian package to install.
 @MainActor
-final class MissingCodecTests: XCTestCase {
+final class MissingCodecTests: EngineTestCase {
     func testMissingDecoderNamesTheCodecAndThePackage() async throws {
         GStreamer.initialize()
         // Hide every H.264 decoder, as on a system without gstreamer1.0-libav: decodebin only
@@ -96,7 +96,7 @@ final class MissingCodecTests: XCTestCase {
 
 /// http and https URIs play like files (served here by a local test server on 127.0.0.1).
 @MainActor
-final class NetworkTests: XCTestCase {
+final class NetworkTests: EngineTestCase {
     func testPlaysOverHTTP() async throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")

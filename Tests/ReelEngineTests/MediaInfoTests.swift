@@ -4,7 +4,7 @@ import ReelEngine
 import XCTest
 
 @MainActor
-final class MediaInfoTests: XCTestCase {
+final class MediaInfoTests: EngineTestCase {
     func testContainerTagsAndCoverAreRead() async {
         let player = PlayerHarness()
         player.open("tagged.mkv")

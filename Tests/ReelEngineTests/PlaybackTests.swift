@@ -5,7 +5,7 @@ import XCTest
 
 /// The engine and model through real GStreamer pipelines on generated media.
 @MainActor
-final class PlaybackTests: XCTestCase {
+final class PlaybackTests: EngineTestCase {
     func testPlaysToTheEnd() async {
         let player = PlayerHarness()
         player.open("clip-vp9.webm")

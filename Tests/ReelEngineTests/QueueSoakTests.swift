@@ -7,7 +7,7 @@ import XCTest
 /// times at 1.8×, round after round, for 300 transitions. Every transition must happen, in the
 /// exact order, without the watchdog ever having to step in. Latencies are printed, not asserted.
 @MainActor
-final class QueueSoakTests: XCTestCase {
+final class QueueSoakTests: EngineTestCase {
     func testThreeHundredTransitionsAtOnePointEight() async {
         let harness = PlayerHarness()
         let model = harness.model

@@ -61,7 +61,11 @@ final class PlayerHarness {
     private(set) var changes: [PlayerModel.Change] = []
     private var observation: PlayerModel.Observation?
 
+    /// Every engine a test made, weakly: each must be gone once its test is over.
+    static var engines: [Weak<GstPlayEngine>] = []
+
     init() {
+        Self.engines.append(Weak(engine))
         model = PlayerModel(engine: engine, scheduler: scheduler)
         engine.setVolume(0.2)
         observation = model.observe { [weak self] in self?.changes.append($0) }
@@ -75,5 +79,23 @@ final class PlayerHarness {
 
     var seekedPositions: [Seconds] {
         changes.compactMap { if case .seeked(let p) = $0 { return p } else { return nil } }
+    }
+}
+
+final class Weak<T: AnyObject> {
+    weak var object: T?
+    init(_ object: T) { self.object = object }
+}
+
+/// Engine tests check, after each test, that every engine (and so its pipeline and GstPlay's
+/// thread) was freed: a leaked one plays on in the background of the tests that follow.
+class EngineTestCase: XCTestCase {
+    override func tearDown() async throws {
+        await MainActor.run {
+            let leaked = PlayerHarness.engines.filter { $0.object != nil }.count
+            PlayerHarness.engines.removeAll()
+            XCTAssertEqual(leaked, 0, "engines still alive after the test: something holds them")
+        }
+        try await super.tearDown()
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 /// Sound and subtitle tracks on real pipelines.
 @MainActor
-final class TrackTests: XCTestCase {
+final class TrackTests: EngineTestCase {
     func testTracksAreListedAndCanBeSwitched() async {
         let harness = PlayerHarness()
         let model = harness.model
