@@ -269,20 +269,44 @@ gboolean reel_widget_renders_with_cairo(GtkWidget *widget) {
   return renderer != NULL && G_TYPE_CHECK_INSTANCE_TYPE(renderer, gsk_cairo_renderer_get_type());
 }
 
-gint64 reel_gst_live_object_count(void) {
-  gint64 count = -1;
+/* The active leaks tracer, or NULL (transfer full). */
+static GstTracer *leaks_tracer(void) {
+  GstTracer *found = NULL;
   GList *tracers = gst_tracing_get_active_tracers();
   for (GList *l = tracers; l != NULL; l = l->next) {
-    if (g_strcmp0(G_OBJECT_TYPE_NAME(l->data), "GstLeaksTracer") != 0) continue;
-    GstStructure *live = NULL;
-    g_signal_emit_by_name(l->data, "get-live-objects", &live);
-    const GValue *list = live ? gst_structure_get_value(live, "live-objects-list") : NULL;
-    count = list ? (gint64)gst_value_list_get_size(list) : 0;
-    if (live) gst_structure_free(live);
-    break;
+    if (g_strcmp0(G_OBJECT_TYPE_NAME(l->data), "GstLeaksTracer") == 0) {
+      found = gst_object_ref(l->data);
+      break;
+    }
   }
   g_list_free_full(tracers, gst_object_unref);
-  return count;
+  return found;
+}
+
+gboolean reel_gst_object_count_start(void) {
+  GstTracer *tracer = leaks_tracer();
+  if (tracer == NULL) return FALSE;
+  g_signal_emit_by_name(tracer, "activity-start-tracking");
+  gst_object_unref(tracer);
+  return TRUE;
+}
+
+/* The checkpoint lists objects by type name and address only: unlike "get-live-objects",
+ * which takes a reference to each live object and was seen to resurrect objects being
+ * disposed on streaming threads (and crash), it is safe while the pipeline runs. */
+gint64 reel_gst_object_count_change(void) {
+  GstTracer *tracer = leaks_tracer();
+  if (tracer == NULL) return G_MININT64;
+  GstStructure *checkpoint = NULL;
+  g_signal_emit_by_name(tracer, "activity-get-checkpoint", &checkpoint);
+  gst_object_unref(tracer);
+  if (checkpoint == NULL) return G_MININT64;
+  const GValue *created = gst_structure_get_value(checkpoint, "objects-created-list");
+  const GValue *removed = gst_structure_get_value(checkpoint, "objects-removed-list");
+  gint64 change = (created ? (gint64)gst_value_list_get_size(created) : 0) -
+                  (removed ? (gint64)gst_value_list_get_size(removed) : 0);
+  gst_structure_free(checkpoint);
+  return change;
 }
 
 gboolean reel_is_base_src(GstObject *object) {

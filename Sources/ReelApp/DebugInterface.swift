@@ -4,9 +4,9 @@ import ReelEngine
 import ReelGLib
 
 /// A read-only window into the frame path and the window for tests and diagnosis, exported only
-/// when the environment variable REEL_DEBUG_DBUS is set (never by default). `LiveGstObjects`
-/// counts GStreamer objects alive when GStreamer's leaks tracer runs (GST_TRACERS=leaks), -1
-/// otherwise.
+/// when the environment variable REEL_DEBUG_DBUS is set (never by default). With GStreamer's
+/// leaks tracer running (GST_TRACERS=leaks), `StartCountingGstObjects` and `GstObjectsChange`
+/// tell how many GStreamer objects were made and not freed in between.
 @MainActor
 final class DebugInterface: DBusObjectHandler {
     static let path = "/org/reelplayer/Reel/Debug"
@@ -23,7 +23,8 @@ final class DebugInterface: DBusObjectHandler {
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
-      <property name="LiveGstObjects" type="x" access="read"/>
+      <method name="StartCountingGstObjects"/>
+      <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
     </interface></node>
     """
 
@@ -35,7 +36,17 @@ final class DebugInterface: DBusObjectHandler {
     }
 
     func call(interface: String, method: String, parameters: OpaquePointer) throws(DBusError) -> [Variant] {
-        throw .notSupported("no methods")
+        switch method {
+        case "StartCountingGstObjects":
+            guard reel_gst_object_count_start() != 0 else { throw .notSupported("GStreamer's leaks tracer is not running (GST_TRACERS=leaks)") }
+            return []
+        case "GstObjectsChange":
+            let change = reel_gst_object_count_change()
+            guard change != Int64.min else { throw .notSupported("GStreamer's leaks tracer is not running (GST_TRACERS=leaks)") }
+            return [.int64(Int64(change))]
+        default:
+            throw .notSupported("no method \(method)")
+        }
     }
 
     func property(interface: String, name: String) -> Variant? {
@@ -47,7 +58,6 @@ final class DebugInterface: DBusObjectHandler {
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)
-        case "LiveGstObjects": return .int64(Int64(reel_gst_live_object_count()))
         default: return nil
         }
     }

@@ -5,7 +5,6 @@ import CGstApp
 import CGstVideo
 import CShims
 import ReelGLib
-import Synchronization
 
 /// Reel's video sink, what AVPlayerLayer is on iOS: an appsink whose decoded frames become
 /// GdkTextures shown by a GdkPaintable (Debian 12 has no gtk4paintablesink).
@@ -29,8 +28,8 @@ public final class FrameSink: Sendable {
     public let paintable: ObjectRef<OpaquePointer>
     private let appSink: ObjectRef<UnsafeMutablePointer<GstElement>>
 
-    private let mailbox = Mutex(Mailbox())
-    private let sizing = Mutex(Sizing())
+    private let mailbox = Locked(Mailbox())
+    private let sizing = Locked(Sizing())
 
     /// The size frames are made at. Main thread.
     private struct Sizing {

@@ -6,7 +6,6 @@ import CShims
 import Foundation
 import ReelCore
 import ReelGLib
-import Synchronization
 
 /// The playback engine: GstPlay (gst-plugins-bad's player library, the AVPlayer of GStreamer)
 /// with Reel's own video sink and an audio path that preserves pitch at any rate.
@@ -101,7 +100,7 @@ public final class GstPlayEngine: PlaybackEngine {
     /// then reports a new `current-device`. The notification comes on PulseAudio's thread.
     private nonisolated func watchAudioDevice(_ sink: UnsafeMutablePointer<GstElement>) {
         guard reel_object_has_property(sink, "current-device") != 0 else { return }
-        let lastDevice = Mutex<String>("")
+        let lastDevice = Locked<String>("")
         connectSignal(UnsafeMutableRawPointer(sink), "notify::current-device") { [weak self] args in
             guard let element = args.pointer(0),
                   let device = takeString(reel_object_get_string(element, "current-device")), !device.isEmpty else { return }

@@ -4,7 +4,6 @@ import CGstPbutils
 import CShims
 import ReelCore
 import ReelGLib
-import Synchronization
 
 /// What the pipeline's bus says about an item, kept so a failure can be put in words:
 /// missing-plugin messages (to name the codec and the Debian package that provides it, instead
@@ -34,7 +33,7 @@ final class PipelineReports: Sendable {
         var firstError: ErrorOrigin?
     }
 
-    private let reports = Mutex(Reports())
+    private let reports = Locked(Reports())
 
     var firstMissingPlugin: MissingPlugin? { reports.withLock { $0.missing.first } }
     var firstError: ErrorOrigin? { reports.withLock { $0.firstError } }

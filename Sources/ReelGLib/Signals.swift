@@ -1,5 +1,6 @@
 import CGio
 import CShims
+import Synchronization
 
 /// The arguments of one signal emission, read by position (0 is the emitting instance).
 /// Valid only during the emission, on the emitting thread (`@unchecked Sendable` so a handler
@@ -82,14 +83,26 @@ public func addTimeout(milliseconds: UInt32, _ body: @escaping @MainActor () -> 
     let box = Unmanaged.passRetained(TimeoutBox(body)).toOpaque()
     return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
         let box = Unmanaged<TimeoutBox>.fromOpaque(data!).takeUnretainedValue()
-        return MainActor.assumeIsolated { box.body() } ? 1 : 0
+        return MainActor.assumeIsolated { box.run() } ? 1 : 0
     }, box, { data in Unmanaged<TimeoutBox>.fromOpaque(data!).release() })
 }
 
-// Created and used on the main thread only; `@unchecked` lets `assumeIsolated` take it.
+// Made on any thread (runSoon from a streaming thread), run on the main thread. GLib's
+// main-context lock orders the two, but GLib is not built for ThreadSanitizer, which cannot
+// see that lock: the release/acquire pair on `published` states the same order where it can.
 private final class TimeoutBox: @unchecked Sendable {
-    let body: @MainActor () -> Bool
-    init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
+    private let body: @MainActor () -> Bool
+    private let published = Atomic<Bool>(false)
+
+    init(_ body: @escaping @MainActor () -> Bool) {
+        self.body = body
+        published.store(true, ordering: .releasing)
+    }
+
+    @MainActor func run() -> Bool {
+        _ = published.load(ordering: .acquiring)
+        return body()
+    }
 }
 
 /// Runs `body` once on the main thread's GLib loop, after the current event.

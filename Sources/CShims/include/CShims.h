@@ -127,9 +127,11 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // This probe on a sink's pad clears that flag from seeks on their way upstream.
 void reel_sink_clear_trickmode_seeks(GstElement *sink);
 
-// How many GStreamer objects are alive, as GStreamer's leaks tracer counts them (run with
-// GST_TRACERS=leaks); -1 when that tracer is not active. For the long-session tests.
-gint64 reel_gst_live_object_count(void);
+// GStreamer objects made minus those freed since reel_gst_object_count_start, as GStreamer's
+// leaks tracer counts them (run with GST_TRACERS=leaks); start answers FALSE, and change
+// G_MININT64, when that tracer is not active. Each change call starts a new count.
+gboolean reel_gst_object_count_start(void);
+gint64 reel_gst_object_count_change(void);
 
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// Hours of use in minutes: many item changes and minimize/restore cycles in one process.
+/// After a warm-up, resident memory, open file descriptors and live GStreamer objects (counted
+/// by GStreamer's leaks tracer) must stay where they were. CI runs a short setting;
+/// REEL_LONG_SESSION=full runs the 1000 item changes and 200 cycles.
+final class LongSessionTests: XCTestCase {
+    private var full: Bool { ProcessInfo.processInfo.environment["REEL_LONG_SESSION"] == "full" }
+
+    struct Footprint: CustomStringConvertible {
+        let residentMB: Double
+        let descriptors: Int
+        var description: String { String(format: "%.1f MB resident, %d fds", residentMB, descriptors) }
+    }
+
+    /// Starts counting GStreamer objects made and freed (GStreamer's leaks tracer, in Reel).
+    private func startCountingObjects(_ app: ReelApp) throws {
+        _ = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
+                             "StartCountingGstObjects")
+    }
+
+    /// GStreamer objects made and not freed since the count started.
+    private func objectsNotFreed(_ app: ReelApp) throws -> Int64 {
+        let reply = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
+                                     "GstObjectsChange")
+        return reply.first?.int64Value ?? .max
+    }
+
+    private func footprint(_ app: ReelApp) -> Footprint {
+        let pid = app.process.processIdentifier
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let rssKB = status.split(whereSeparator: \.isNewline).first { $0.hasPrefix("VmRSS:") }
+            .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        let fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
+        return Footprint(residentMB: rssKB / 1024, descriptors: fds)
+    }
+
+    private func launch(_ arguments: [String]) throws -> ReelApp {
+        // Only GstObjects are tracked: buffers and events come and go by the thousand.
+        try ReelApp(arguments, environment: ["GST_TRACERS": "leaks(filters=GstObject)", "GST_DEBUG": "GST_TRACER:0"])
+    }
+
+    private func assertNoGrowth(from start: Footprint, to end: Footprint, objectsNotFreed: Int64,
+                                file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertLessThan(end.residentMB - start.residentMB, 10, "resident memory grew: \(start) → \(end)", file: file, line: line)
+        XCTAssertLessThanOrEqual(end.descriptors - start.descriptors, 2, "file descriptors leak: \(start) → \(end)", file: file, line: line)
+        // The same state (an item playing) at both ends: the same objects, give or take the
+        // few a state change has in flight.
+        XCTAssertLessThanOrEqual(objectsNotFreed, 5, "GStreamer objects made and never freed", file: file, line: line)
+    }
+
+    func testManyItemChangesLeakNothing() throws {
+        let clips = (1...10).map { Paths.media(String(format: "blip-%02d.webm", $0)) }
+        let app = try launch(clips)
+        app.waitForPlaying("blip-01")
+        try app.setProperty("LoopStatus", .variantString("Playlist"))
+        let changes = full ? 1000 : 200, warmUp = 50
+        var start: Footprint?
+        for change in 1...changes {
+            let before = app.title
+            try app.player("Next")
+            eventually("item change \(change) playing") { app.title != before && app.status == "Playing" }
+            if change == warmUp {
+                start = footprint(app)
+                try startCountingObjects(app)
+            }
+        }
+        let end = footprint(app)
+        let notFreed = try objectsNotFreed(app)
+        print("long session: \(changes) item changes: after warm-up \(start!), at the end \(end); " +
+              "GStreamer objects made and not freed since the warm-up: \(notFreed)")
+        assertNoGrowth(from: start!, to: end, objectsNotFreed: notFreed)
+    }
+
+    func testManyMinimizeRestoreCyclesLeakNothing() throws {
+        let app = try launch([Paths.media("tone-30s.webm")])
+        app.waitForPlaying("tone-30s")
+        try app.setProperty("LoopStatus", .variantString("Track"))
+        let cycles = full ? 200 : 40, warmUp = 10
+        var start: Footprint?
+        for cycle in 1...cycles {
+            app.minimize()
+            eventually("video detached, cycle \(cycle)") { app.debugProperty("VideoEnabled") == .bool(false) }
+            app.restore()
+            eventually("video back, cycle \(cycle)") { app.debugProperty("VideoEnabled") == .bool(true) && !app.isMinimized(app.windowID) }
+            if cycle == warmUp {
+                start = footprint(app)
+                try startCountingObjects(app)
+            }
+        }
+        XCTAssertEqual(app.status, "Playing", "sound played on throughout")
+        let end = footprint(app)
+        let notFreed = try objectsNotFreed(app)
+        print("long session: \(cycles) minimize/restore cycles: after warm-up \(start!), at the end \(end); " +
+              "GStreamer objects made and not freed since the warm-up: \(notFreed)")
+        assertNoGrowth(from: start!, to: end, objectsNotFreed: notFreed)
+    }
+}
