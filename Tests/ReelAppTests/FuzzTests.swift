@@ -3,22 +3,15 @@ import XCTest
 
 /// A misbehaving MPRIS client: random methods and property writes, with wrong types, NaN,
 /// infinities, huge and negative numbers, stale track ids, odd URIs and long or invalid text,
-/// for a bounded time. Reel must refuse what is wrong, never crash, and keep answering.
-///
-/// Opt-in (REEL_FUZZ=1) because it FAILS today — issue 9's open work, not a passing check:
-/// thousands of loads a second (OpenUri, AddTrack/GoTo, Next) once crashed Reel after 17 693
-/// calls, and once left it unable to play afterwards; GStreamer meanwhile reported errors for
-/// good files. REEL_FUZZ_SEED repeats a run's calls (timing still varies); REEL_FUZZ_SECONDS
-/// sets its length.
+/// for a bounded time (REEL_FUZZ_SECONDS, 12 s in CI); and files whose tags are long, invalid
+/// UTF-8 or markup. Reel must refuse what is wrong, never crash, keep answering, and show tags
+/// as the plain text they are. A failing run prints its seed; REEL_FUZZ_SEED repeats its calls
+/// (timing still varies).
 final class FuzzTests: XCTestCase {
     func testRandomMPRISCallsNeitherCrashNorHang() throws {
-        guard ProcessInfo.processInfo.environment["REEL_FUZZ"] == "1" else {
-            throw XCTSkip("opt-in reproducer for issue 9 (REEL_FUZZ=1); it fails today")
-        }
         let app = try ReelApp([Paths.media("short-1.webm"), Paths.media("tone-30s.webm"), Paths.media("short-2.webm")])
         app.waitForPlaying()
-        var generator = SystemRandomNumberGenerator()
-        let seed = UInt64(ProcessInfo.processInfo.environment["REEL_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max, using: &generator)
+        let seed = Self.seed()
         var rng = SplitMix(seed: seed)
         print("MPRIS fuzz seed \(seed)")
         let doubles: [Double] = [.nan, .infinity, -.infinity, -1, 0, 0.1, 1, 1.8, 4, 1e300, -1e-300]
@@ -45,7 +38,7 @@ final class FuzzTests: XCTestCase {
                        ("org.mpris.MediaPlayer2.TrackList", ["GetTracksMetadata", "AddTrack", "RemoveTrack", "GoTo"])]
         let properties = ["Rate", "Volume", "LoopStatus", "Shuffle", "Fullscreen", "Position", "PlaybackStatus"]
         var calls = 0, refused = 0
-        let end = Date().addingTimeInterval(Double(ProcessInfo.processInfo.environment["REEL_FUZZ_SECONDS"] ?? "") ?? 12)
+        let end = Date().addingTimeInterval(Self.seconds)
         while Date() < end {
             do {
                 if rng.next() % 3 == 0 {
@@ -84,8 +77,86 @@ final class FuzzTests: XCTestCase {
     }
 }
 
+extension FuzzTests {
+    static var seconds: Double { Double(ProcessInfo.processInfo.environment["REEL_FUZZ_SECONDS"] ?? "") ?? 12 }
+
+    static func seed() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return UInt64(ProcessInfo.processInfo.environment["REEL_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max, using: &generator)
+    }
+
+    /// Tag text a file may carry: bytes, not necessarily UTF-8.
+    static func tagBytes(_ rng: inout SplitMix) -> [UInt8] {
+        let pick = rng.next() % 7
+        switch pick {
+        case 0: return Array("<b>bold</b> & <i>it</i> <span foreground='red'>x</span> &amp; &lt;".utf8)
+        case 1: return Array(String(repeating: "長い題名", count: 3000).utf8)
+        case 2: return (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }  // not UTF-8
+        case 3: return [0xC3, 0x28, 0xA0, 0xA1, 0xE2, 0x28, 0xA1, 0xF0, 0x28, 0x8C, 0xBC, 0x41]     // broken sequences
+        case 4: return Array("\u{202E}evil\u{0007}\u{001B}[31m\tline\nbreak 🎬".utf8)
+        case 5: return []
+        default: return Array("%s %n %@ {0} $(reboot) `id` ../../etc/passwd".utf8)
+        }
+    }
+
+    /// An MP3 with an ID3v2.4 tag whose title, artist and album are `texts`, as UTF-8-labelled bytes.
+    static func taggedMP3(_ audio: Data, _ texts: [[UInt8]]) -> Data {
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8((n >> 21) & 0x7F), UInt8((n >> 14) & 0x7F), UInt8((n >> 7) & 0x7F), UInt8(n & 0x7F)] }
+        var frames: [UInt8] = []
+        for (id, text) in zip(["TIT2", "TPE1", "TALB"], texts) {
+            let body = [UInt8(3)] + text  // 3: UTF-8, which the bytes need not be
+            frames += Array(id.utf8) + syncsafe(body.count) + [0, 0] + body
+        }
+        return Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames) + audio
+    }
+
+    func testRandomTagsShowAsPlainTextAndNeverCrash() throws {
+        let seed = Self.seed()
+        var rng = SplitMix(seed: seed)
+        print("tag fuzz seed \(seed)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tags-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("plain.mp3").path
+        let made = shell("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=1000", "!", "lamemp3enc", "!", "filesink", "location=\(plain)"])
+        XCTAssertEqual(made.status, 0, made.output)
+        let audio = try Data(contentsOf: URL(fileURLWithPath: plain))
+        var files: [(path: String, title: [UInt8])] = []
+        for index in 0..<10 {
+            let texts = (0..<3).map { _ in Self.tagBytes(&rng) }
+            let path = directory.appendingPathComponent(String(format: "tagged-%02d.mp3", index)).path
+            try Self.taggedMP3(audio, texts).write(to: URL(fileURLWithPath: path))
+            files.append((path, texts[0]))
+        }
+        let app = try ReelApp(files.map(\.path))
+        for (index, file) in files.enumerated() {
+            eventually("tagged file \(index) playing", timeout: 15) {
+                app.status == "Playing" && (app.metadata["xesam:url"]?.stringValue ?? "").hasSuffix(String(format: "tagged-%02d.mp3", index))
+            }
+            XCTAssertTrue(app.process.isRunning, "Reel died on tags of file \(index) (seed \(seed))")
+            guard app.process.isRunning else { return }
+            if let text = String(validatingUTF8: file.title.map { CChar(bitPattern: $0) } + [0]), !text.isEmpty {
+                // Valid text comes through untouched (tags arrive just after playback starts):
+                // markup stays literal, nothing is interpreted.
+                var seen = ""
+                eventually("the MPRIS title of file \(index) is its tag, literally") { seen = app.title; return seen == text }
+                if seen != text { print("tag fuzz: file \(index): MPRIS title \(seen.prefix(80)) (\(seen.count) characters), tag \(text.prefix(80)) (\(text.count))") }
+                if !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+                    eventually("the window title of file \(index) is its tag, literally") {
+                        shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .newlines) == text
+                    }
+                }
+            } else {
+                XCTAssertFalse(app.title.isEmpty, "a title, even for undecodable tag bytes (file \(index))")
+            }
+            if index < files.count - 1 { try app.player("Next") }
+        }
+        _ = app.screenshot("tag-fuzz")
+    }
+}
+
 /// A small seeded generator, so a failing run can be repeated with its printed seed.
-private struct SplitMix: RandomNumberGenerator {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
