@@ -312,3 +312,18 @@ gint64 reel_gst_object_count_change(void) {
 gboolean reel_is_base_src(GstObject *object) {
   return object != NULL && GST_IS_BASE_SRC(object);
 }
+
+static gpointer unref_all(gpointer data) {
+  gpointer *objects = data;
+  for (int i = 0; i < 3; i++) g_object_unref(objects[i]);
+  g_free(objects);
+  return NULL;
+}
+
+void reel_unref_in_background(gpointer a, gpointer b, gpointer c) {
+  gpointer *objects = g_new(gpointer, 3);
+  objects[0] = a;
+  objects[1] = b;
+  objects[2] = c;
+  g_thread_unref(g_thread_new("reel-teardown", unref_all, objects));
+}

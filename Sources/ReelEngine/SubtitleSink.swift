@@ -11,8 +11,11 @@ import ReelGLib
 /// pipeline (changing playbin's text flag while playing was seen to stall it for good), and
 /// lines stay sharp at any window size.
 ///
-/// The sink does not sync to the clock: a synced sink blocks its thread while paused, and with
-/// a sparse subtitle stream that held up the demuxer and deadlocked the preroll after a seek.
+/// The sink is asked not to sync to the clock (a synced sink blocks its thread while paused,
+/// and with a sparse subtitle stream that held up the demuxer and deadlocked the preroll after
+/// a seek), but playbin turns sync on for any custom text sink; what prevents the deadlock is
+/// async=false. Lines then come as their time comes, which turning subtitles off and on
+/// relies on (lines dropped while off are not sent again).
 final class SubtitleSink: Sendable {
     let element: ObjectRef<UnsafeMutablePointer<GstElement>>
 

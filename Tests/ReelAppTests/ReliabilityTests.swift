@@ -59,4 +59,31 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertEqual(leftovers.filter { $0.hasSuffix(".tmp") || $0.contains("corrupt") }, [], "round \(round)")
         }
     }
+
+    /// Settings edited by hand (or by a buggy tool) out of their schema's ranges or with the
+    /// wrong types: GSettings answers the defaults for those, and Reel starts and plays as usual.
+    func testSettingsOutOfRangeFallBackToTheirDefaults() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("reel-config-\(UUID().uuidString)")
+        let settingsDirectory = config.appendingPathComponent("glib-2.0/settings")
+        try FileManager.default.createDirectory(at: settingsDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: config) }
+        try """
+        [org/reelplayer/Reel]
+        rate=9.0
+        volume=-3.5
+        repeat-each=0
+        gap=1e9
+        skip-interval='ten'
+        """.write(to: settingsDirectory.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+        let app = try ReelApp([Paths.media("tone-30s.webm")],
+                              environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": config.path])
+        app.waitForPlaying("tone-30s")
+        XCTAssertEqual(try app.property("Rate").doubleValue, 1.0, "the default speed, not 9×")
+        XCTAssertEqual(try app.property("Volume").doubleValue, 1.0, "the default volume, not −3.5")
+        app.key("Right")
+        eventually("a 10 s skip, the default interval") { app.position > 9 }
+        // A value the app writes itself is written within range, and read back.
+        try app.setProperty("Rate", .variantDouble(1.5))
+        eventually("the new speed") { (try? app.property("Rate").doubleValue) == 1.5 }
+    }
 }
