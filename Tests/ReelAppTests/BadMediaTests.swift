@@ -119,11 +119,11 @@ final class BadMediaTests: XCTestCase {
                        Case(location: unreadable, title: "unreadable", words: ["unreadable.webm", "not allowed to read"])]
         let source = try Fixture("drag-source.py", dropped.map { URL(fileURLWithPath: $0.location).absoluteString } +
                                  [Paths.mediaURI("short-2.webm")])
-        drag(from: "^Reel drag source$", to: app)
+        app.dropFiles(from: "^Reel drag source$")
         for bad in dropped { expectFailure(app, bad) }
         app.waitForPlaying("short-2")
         assertResponsive()
-        _ = source
+        withExtendedLifetime(source) {}  // the drag source stays up until the drop is checked
     }
 
     /// 404, a refused connection, a server that stops sending and one far too slow.
@@ -156,24 +156,5 @@ final class BadMediaTests: XCTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Drags from the fixture window named `sourceName` onto Reel's window, as a user does.
-    private func drag(from sourceName: String, to app: ReelApp) {
-        var sourceWindow = ""
-        eventually("the drag source's window") {
-            sourceWindow = shell("xdotool", ["search", "--onlyvisible", "--name", sourceName]).output
-                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-            return !sourceWindow.isEmpty
-        }
-        shell("xdotool", ["windowmove", "--sync", sourceWindow, "0", "0"])
-        shell("xdotool", ["windowmove", "--sync", app.windowID, "400", "100"])
-        eventually("the empty window drawn") { (app.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150 }
-        // XDND needs motion between press and release; each step is a separate X event.
-        shell("xdotool", ["mousemove", "120", "140", "mousedown", "1"])
-        for x in [140, 180, 250, 350, 500, 700, 800, 850] {
-            shell("xdotool", ["mousemove", "--sync", "\(x)", "\(x == 850 ? 400 : 300)"])
-        }
-        shell("xdotool", ["mouseup", "1"])
     }
 }

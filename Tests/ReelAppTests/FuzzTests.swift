@@ -128,28 +128,31 @@ extension FuzzTests {
             try Self.taggedMP3(audio, texts).write(to: URL(fileURLWithPath: path))
             files.append((path, texts[0]))
         }
-        let app = try ReelApp(files.map(\.path))
+        let app = try ReelApp([])
         for (index, file) in files.enumerated() {
+            // One at a time, so a slow check never lets the next file start unseen.
+            try app.player("OpenUri", [.string(URL(fileURLWithPath: file.path).absoluteString)])
             eventually("tagged file \(index) playing", timeout: 15) {
                 app.status == "Playing" && (app.metadata["xesam:url"]?.stringValue ?? "").hasSuffix(String(format: "tagged-%02d.mp3", index))
             }
             XCTAssertTrue(app.process.isRunning, "Reel died on tags of file \(index) (seed \(seed))")
             guard app.process.isRunning else { return }
-            if let text = String(validatingUTF8: file.title.map { CChar(bitPattern: $0) } + [0]), !text.isEmpty {
+            let text = file.title.contains(0) ? "" : String(bytes: file.title, encoding: .utf8) ?? ""
+            let hasControls = text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+            if !text.isEmpty, !hasControls {
                 // Valid text comes through untouched (tags arrive just after playback starts):
                 // markup stays literal, nothing is interpreted.
                 var seen = ""
                 eventually("the MPRIS title of file \(index) is its tag, literally") { seen = app.title; return seen == text }
                 if seen != text { print("tag fuzz: file \(index): MPRIS title \(seen.prefix(80)) (\(seen.count) characters), tag \(text.prefix(80)) (\(text.count))") }
-                if !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
-                    eventually("the window title of file \(index) is its tag, literally") {
-                        shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .newlines) == text
-                    }
+                eventually("the window title of file \(index) is its tag, literally") {
+                    shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .newlines) == text
                 }
             } else {
-                XCTAssertFalse(app.title.isEmpty, "a title, even for undecodable tag bytes (file \(index))")
+                // Undecodable bytes or control characters: GStreamer may convert or cut them;
+                // Reel must still show some title and keep going.
+                XCTAssertFalse(app.title.isEmpty, "a title, even for tag bytes like these (file \(index))")
             }
-            if index < files.count - 1 { try app.player("Next") }
         }
         _ = app.screenshot("tag-fuzz")
     }

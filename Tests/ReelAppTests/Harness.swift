@@ -245,6 +245,28 @@ final class ReelApp {
         shell("xdotool", ["windowsize", "--sync", id, "\(width)", "\(height)"])
     }
 
+    /// Drags from the window named `sourceName` (the drag-source fixture) onto Reel's empty
+    /// window, as a user drags files from a file manager.
+    func dropFiles(from sourceName: String, file: StaticString = #filePath, line: UInt = #line) {
+        var sourceWindow = ""
+        eventually("the drag source's window", file: file, line: line) {
+            sourceWindow = shell("xdotool", ["search", "--onlyvisible", "--name", sourceName]).output
+                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            return !sourceWindow.isEmpty
+        }
+        shell("xdotool", ["windowmove", "--sync", sourceWindow, "0", "0"])
+        shell("xdotool", ["windowmove", "--sync", windowID, "400", "100"])
+        eventually("the empty window drawn", file: file, line: line) {
+            (self.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150
+        }
+        // XDND needs motion between press and release; each step is an X event of its own.
+        shell("xdotool", ["mousemove", "120", "140", "mousedown", "1"])
+        for x in [140, 180, 250, 350, 500, 700, 800, 850] {
+            shell("xdotool", ["mousemove", "--sync", "\(x)", "\(x == 850 ? 400 : 300)"])
+        }
+        shell("xdotool", ["mouseup", "1"])
+    }
+
     /// Types keys into the focused window (synthetic events sent to a window are ignored by GTK).
     func key(_ keys: String...) {
         let id = windowID

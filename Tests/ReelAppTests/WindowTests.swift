@@ -274,34 +274,12 @@ final class WindowTests: XCTestCase {
     /// Files dragged from another application (a file manager, here a small GTK drag source).
     func testDroppedFilesPlay() throws {
         let app = try ReelApp([])
-        let source = Process()
-        source.executableURL = Paths.packageRoot.appendingPathComponent("Tests/ReelAppTests/Fixtures/drag-source.py")
-        source.arguments = [Paths.mediaURI("short-2.webm"), Paths.mediaURI("short-3.webm")]
-        source.standardOutput = FileHandle.nullDevice
-        source.standardError = FileHandle.nullDevice
-        try source.run()
-        defer { source.terminate(); source.waitUntilExit() }
-        var sourceWindow = ""
-        eventually("the drag source's window") {
-            sourceWindow = shell("xdotool", ["search", "--onlyvisible", "--name", "^Reel drag source$"]).output
-                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-            return !sourceWindow.isEmpty
-        }
-        shell("xdotool", ["windowmove", "--sync", sourceWindow, "0", "0"])
-        shell("xdotool", ["windowmove", "--sync", app.windowID, "400", "100"])
-        eventually("the empty window drawn") { (app.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150 }
-        // Press on the source, move in steps (XDND needs motion), release over Reel.
-        shell("xdotool", ["mousemove", "120", "140", "mousedown", "1"])
-        for x in [140, 180, 250, 350, 500, 700, 800] {
-            shell("xdotool", ["mousemove", "\(x)", "300"])
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        shell("xdotool", ["mousemove", "850", "400"])
-        Thread.sleep(forTimeInterval: 0.3)
-        shell("xdotool", ["mouseup", "1"])
+        let source = try Fixture("drag-source.py", [Paths.mediaURI("short-2.webm"), Paths.mediaURI("short-3.webm")])
+        app.dropFiles(from: "^Reel drag source$")
         app.waitForPlaying("short-2")
         let tracks = try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings ?? []
         XCTAssertEqual(tracks.count, 2, "both dropped files are queued")
+        withExtendedLifetime(source) {}  // the drag source stays up until the drop is checked
     }
 
     /// Dragging the slider scrubs (the picture follows while the button is down) and lands
