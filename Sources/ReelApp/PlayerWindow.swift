@@ -231,7 +231,7 @@ final class PlayerWindow {
         var text: String?
         switch model.status {
         case .buffering(let percent): text = String(format: tr("Buffering… %d%%"), percent)
-        case .loading where !(model.currentItem?.uri.hasPrefix("file:") ?? true): text = tr("Connecting…")
+        case .loading where !(model.currentItem?.isLocalFile ?? true): text = tr("Connecting…")
         default: text = nil
         }
         gtk_label_set_text(gcast(bufferingLabel), text ?? "")

@@ -261,25 +261,22 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         awaitedURI = uri
         gst_play_set_uri(player.pointer, uri)
-        startLoadingWatchdog(for: uri)
+        if QueueItem(id: 0, uri: uri).isLocalFile { startLoadingWatchdog(for: uri) }
     }
 
-    /// Gives an item a while to start — 5 s for a local file (which prerolls in well under a
-    /// second), 30 s for a stream — then fails it in words. GStreamer sometimes swallows a
-    /// demuxer's error about a damaged file (decodebin drops it while autoplugging) and the
-    /// pipeline then waits forever.
+    /// Gives a local file 5 s to start (it prerolls in well under a second), then fails it in
+    /// words: GStreamer sometimes swallows a demuxer's error about a damaged file (decodebin
+    /// drops it while autoplugging) and the pipeline then waits forever. A stream that does not
+    /// answer is the model's to give up on (`PlayerModel.bufferingTimeout`).
     private func startLoadingWatchdog(for uri: String) {
-        let isLocal = uri.hasPrefix("file:")
-        loadingWatchdog = addTimeout(milliseconds: isLocal ? 5_000 : 30_000) { [weak self] in
+        loadingWatchdog = addTimeout(milliseconds: 5_000) { [weak self] in
             guard let self else { return false }
             self.loadingWatchdog = 0
             guard self.currentURI == uri else { return false }
             gst_play_stop(self.player.pointer)
             let name = QueueItem(id: 0, uri: uri).displayName
-            let error = isLocal
-                ? PlaybackError(kind: .notMedia, message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))
-                : PlaybackError(kind: .network, message: String(format: tr("“%@” did not answer in time."), name))
-            self.onEvent?(.error(error))
+            self.onEvent?(.error(PlaybackError(kind: .notMedia,
+                message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))))
             return false
         }
     }
@@ -393,7 +390,7 @@ public final class GstPlayEngine: PlaybackEngine {
             return PlaybackError(kind: .missingCodec, message: missing.message(for: name), detail: detail)
         }
         let origin = reports.firstError
-        let isNetwork = currentURI.map { !$0.hasPrefix("file:") } ?? false
+        let isNetwork = currentURI.map { !QueueItem(id: 0, uri: $0).isLocalFile } ?? false
         // Reading failed (refused, 404, cut off) rather than understanding what was read.
         if let origin, origin.domain == gst_resource_error_quark() || origin.fromSource {
             if isNetwork {
