@@ -126,6 +126,24 @@ final class BadMediaTests: XCTestCase {
         withExtendedLifetime(source) {}  // the drag source stays up until the drop is checked
     }
 
+    /// Each broken file chosen in the Open dialog. A folder cannot be chosen there: Enter on a
+    /// folder opens it in the dialog, which shows it empty, and nothing reaches the queue.
+    func testBrokenFilesChosenInTheOpenDialogAreReported() throws {
+        let app = try ReelApp([], environment: Self.withoutVP9AndOpus, launcher: launcher)
+        let cases = Self.localCases(unreadable: unreadable)
+        for bad in cases {
+            app.chooseInOpenDialog(bad.location)
+            expectFailure(app, bad)
+        }
+        app.chooseInOpenDialog(emptyFolder, closes: false)
+        XCTAssertFalse(app.openDialogID.isEmpty, "a folder is opened in the dialog, not chosen")
+        XCTAssertEqual(app.title, cases.last?.title, "nothing new reached the queue")
+        app.chooseInOpenDialog(Paths.media("clip-h264.mp4"))
+        app.waitForPlaying("clip-h264")
+        XCTAssertTrue(app.openDialogID.isEmpty)
+        assertResponsive()
+    }
+
     /// 404, a refused connection, a server that stops sending and one far too slow.
     func testMisbehavingServersAreReportedAndTheQueueMovesOn() throws {
         let server = try Fixture("media-server.py", [Paths.media.path], waitForFirstLine: true)

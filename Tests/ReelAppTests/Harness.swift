@@ -267,6 +267,43 @@ final class ReelApp {
         shell("xdotool", ["mouseup", "1"])
     }
 
+    /// The X window id of Reel's Open dialog (GTK's own file chooser: outside a sandbox
+    /// GtkFileChooserNative shows it in-process), or "" when none is shown.
+    var openDialogID: String {
+        shell("xdotool", ["search", "--all", "--onlyvisible", "--pid", "\(process.processIdentifier)", "--name", "^Open$"]).output
+            .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+    }
+
+    /// Chooses `path` in the Open dialog as a user can: Ctrl+O, then the path typed over whatever
+    /// the location entry holds (typing "/" in a GTK file chooser brings the entry up; the
+    /// dialog may come back with the last file chosen in it), Enter. Opens the dialog if it is
+    /// not up. Unless `closes` is false (a folder is opened inside the dialog), it waits for the
+    /// dialog to close, typing again if the dialog was still busy with a folder and lost the keys.
+    func chooseInOpenDialog(_ path: String, closes: Bool = true, file: StaticString = #filePath, line: UInt = #line) {
+        if openDialogID.isEmpty { key("ctrl+o") }
+        var dialog = ""
+        eventually("the Open dialog", file: file, line: line) {
+            dialog = self.openDialogID
+            return !dialog.isEmpty
+        }
+        func type() {
+            shell("xdotool", ["windowactivate", "--sync", dialog])
+            shell("xdotool", ["type", "/"])
+            shell("xdotool", ["key", "ctrl+a"])
+            shell("xdotool", ["type", "--delay", "5", path])
+            shell("xdotool", ["key", "Return"])
+        }
+        type()
+        guard closes else { return }
+        var typed = Date(), attempts = 1
+        eventually("the Open dialog closed on \(path)", timeout: 15, file: file, line: line) {
+            let closed = self.openDialogID.isEmpty
+            if !closed, Date().timeIntervalSince(typed) > 3 { typed = Date(); attempts += 1; type() }
+            return closed
+        }
+        if attempts > 1 { print("open dialog: \(path) typed \(attempts) times") }
+    }
+
     /// Types keys into the focused window (synthetic events sent to a window are ignored by GTK).
     func key(_ keys: String...) {
         let id = windowID
