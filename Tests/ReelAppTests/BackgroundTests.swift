@@ -22,17 +22,22 @@ final class BackgroundTests: XCTestCase {
         app.waitForPlaying()
         eventually("frames on screen") { app.framesShown > 10 }
         let recorder = try SoundRecorder()
-        Thread.sleep(forTimeInterval: 0.5)
+        recorder.waitUntilRecorded(seconds: 0.5)
 
         app.minimize()
         eventually("video detached") { app.debugProperty("VideoEnabled") == .bool(false) }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Frames already on their way when the branch was detached may still land; then none.
+        var received = app.framesReceived
+        eventually("frames stop arriving", interval: 0.2) {
+            defer { received = app.framesReceived }
+            return app.framesReceived == received
+        }
         let framesBefore = app.framesReceived
-        let positionBefore = app.position
-        Thread.sleep(forTimeInterval: 2)
+        let positionBefore = app.position, clockBefore = Date()
+        eventually("two seconds played minimized") { app.position >= positionBefore + 2 }
         XCTAssertEqual(app.framesReceived, framesBefore, "no video frame decoded and converted while minimized")
         XCTAssertEqual(app.status, "Playing")
-        XCTAssertEqual(app.position, positionBefore + 2, accuracy: 0.3, "no position jump, time goes on")
+        XCTAssertEqual(Date().timeIntervalSince(clockBefore), 2, accuracy: 0.3, "no position jump, time goes on")
 
         let shownBefore = app.framesShown
         let restored = Date()
@@ -44,7 +49,8 @@ final class BackgroundTests: XCTestCase {
         let first = try XCTUnwrap(app.screenshot("restored"))
         XCTAssertGreaterThan(first.litFraction, 0.3)
         eventually("the picture keeps changing") { (app.screenshot().map { first.difference($0) } ?? 0) > 0.01 }
-        Thread.sleep(forTimeInterval: 0.5)
+        let recorded = recorder.duration
+        recorder.waitUntilRecorded(seconds: recorded + 0.5)
         let silence = longestSilence(recorder.stop())
         print("longest silence across minimize and restore: \(silence) ms")
         XCTAssertLessThanOrEqual(silence, 50, "no audible gap")
@@ -54,7 +60,7 @@ final class BackgroundTests: XCTestCase {
         let file = Paths.media("tone-30s.webm")
         func cpuCores(pid: Int32, over seconds: Double) -> Double {
             let start = ReelApp.cpuTime(pid: pid), t0 = Date()
-            Thread.sleep(forTimeInterval: seconds)
+            Thread.sleep(forTimeInterval: seconds)  // the measuring window
             return (ReelApp.cpuTime(pid: pid) - start) / Date().timeIntervalSince(t0)
         }
         let baseline = Process()
@@ -62,18 +68,22 @@ final class BackgroundTests: XCTestCase {
         baseline.arguments = ["gst-launch-1.0", "-q", "playbin", "uri=\(Paths.mediaURI("tone-30s.webm"))", "flags=audio"]
         baseline.standardOutput = FileHandle.nullDevice
         baseline.standardError = FileHandle.nullDevice
+        let warmUp = try SoundRecorder()
         try baseline.run()
-        Thread.sleep(forTimeInterval: 1)
+        warmUp.waitUntilRecorded(seconds: 1)  // past start-up: the baseline is playing
+        _ = warmUp.stop()
         let audioOnly = cpuCores(pid: baseline.processIdentifier, over: 4)
         baseline.terminate()
         baseline.waitUntilExit()
 
         let app = try ReelApp([file])
         app.waitForPlaying()
-        Thread.sleep(forTimeInterval: 1)
+        eventually("past start-up") { app.position > 1 }
         let visible = cpuCores(pid: app.process.processIdentifier, over: 4)
         app.minimize()
-        Thread.sleep(forTimeInterval: 1)
+        eventually("video detached") { app.debugProperty("VideoEnabled") == .bool(false) }
+        let minimizedAt = app.position
+        eventually("past the detach") { app.position > minimizedAt + 1 }
         let minimized = cpuCores(pid: app.process.processIdentifier, over: 4)
         print(String(format: "CPU cores — audio-only baseline %.3f, Reel visible %.3f, Reel minimized %.3f (%.2f× baseline)",
                      audioOnly, visible, minimized, minimized / max(audioOnly, 0.001)))
@@ -116,7 +126,7 @@ final class BackgroundTests: XCTestCase {
         eventually("window hidden") { shell("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]).status != 0 }
         let recorder = try SoundRecorder()
         eventually("video detached") { app.debugProperty("VideoEnabled") == .bool(false) }
-        Thread.sleep(forTimeInterval: 1)
+        recorder.waitUntilRecorded(seconds: 1)
         XCTAssertTrue(app.process.isRunning)
         XCTAssertEqual(app.status, "Playing")
         XCTAssertGreaterThan(SoundRecorder.levels(recorder.stop()).filter { $0 > 1000 }.count, 50, "the sound goes on")
@@ -143,8 +153,11 @@ final class BackgroundTests: XCTestCase {
         shell("pactl", ["set-default-sink", "reel_speakers"])
         shell("pactl", ["unload-module", a])
         eventually("paused when the output went away") { app.status == "Paused" }
+        let position = app.position
+        // An observation window: nothing may resume playback by itself during it.
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(app.status, "Paused", "it stays paused until the user says otherwise")
+        XCTAssertEqual(app.position, position, accuracy: 0.05)
         try app.player("Play")
         eventually("plays again on command") { app.status == "Playing" }
     }

@@ -391,6 +391,14 @@ struct Image {
     }
 }
 
+/// Text another thread appends to (a pipe's readability handler) while a test reads it.
+final class SharedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
+    var value: String { lock.withLock { text } }
+}
+
 /// Records what reaches the session's null sink (its monitor), as mono 16-bit samples.
 final class SoundRecorder {
     static let sampleRate = 8000
@@ -411,6 +419,19 @@ final class SoundRecorder {
     deinit {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: file)
+    }
+
+    /// Seconds recorded so far.
+    var duration: Double {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0
+        return Double(bytes / MemoryLayout<Int16>.size) / Double(Self.sampleRate)
+    }
+
+    /// Waits until `seconds` of sound have been recorded since the recorder started: a
+    /// condition on the recording, which parec writes as it comes.
+    func waitUntilRecorded(seconds: Double, file: StaticString = #filePath, line: UInt = #line) {
+        eventually(String(format: "%.1f s of sound recorded", seconds), timeout: seconds + 10, interval: 0.02,
+                   file: file, line: line) { self.duration >= seconds }
     }
 
     /// Stops and returns the samples recorded.

@@ -287,14 +287,15 @@ final class MPRISTests: XCTestCase {
         follow.arguments = ["playerctl", "-p", "Reel", "--follow", "position"]
         let pipe = Pipe()
         follow.standardOutput = pipe
+        let followed = SharedText()
+        pipe.fileHandleForReading.readabilityHandler = { followed.append($0.availableData) }
         try follow.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        defer { pipe.fileHandleForReading.readabilityHandler = nil; follow.terminate() }
+        eventually("playerctl following") { !followed.value.isEmpty }
         _ = ctl("position", "20")
-        Thread.sleep(forTimeInterval: 1)
-        follow.terminate()
-        let followed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertTrue(followed.split(whereSeparator: \.isNewline).contains { (Double($0) ?? 0) >= 19.5 && (Double($0) ?? 0) < 21 },
-                      "followed positions: \(followed)")
+        eventually("the position after the seek followed") {
+            followed.value.split(whereSeparator: \.isNewline).contains { (Double($0) ?? 0) >= 19.5 && (Double($0) ?? 0) < 21 }
+        }
 
         _ = ctl("next")
         eventually("next item") { ctl("metadata", "title") == "clip-vp9" }

@@ -56,7 +56,7 @@ final class TrackWindowTests: XCTestCase {
         app.waitForPlaying()
         func frequency() throws -> Double {
             let recorder = try SoundRecorder()
-            Thread.sleep(forTimeInterval: 1)  // a second of sound to measure, not a wait for state
+            recorder.waitUntilRecorded(seconds: 1)
             let samples = recorder.stop().suffix(SoundRecorder.sampleRate / 2)
             var crossings = 0
             for (a, b) in zip(samples, samples.dropFirst()) where (a < 0) != (b < 0) { crossings += 1 }

@@ -15,7 +15,8 @@ final class WindowTests: XCTestCase {
     func testDemoClipShowsMovingPicture() throws {
         let app = try ReelApp([Paths.packageRoot.appendingPathComponent("data/demo.webm").path])
         app.waitForPlaying()
-        Thread.sleep(forTimeInterval: 0.3)  // let a few frames reach the screen before comparing
+        let shown = app.framesShown
+        eventually("a few frames on screen before comparing") { app.framesShown > shown + 3 }
         let first = try XCTUnwrap(app.screenshot("demo-playing-1"))
         var second: Image?
         eventually("the picture changes while playing") {
@@ -31,11 +32,18 @@ final class WindowTests: XCTestCase {
         app.waitForPlaying()
         try app.player("Pause")
         eventually("paused") { app.status == "Paused" }
-        Thread.sleep(forTimeInterval: 0.3)
+        var shown = app.framesShown
+        eventually("the last frame drawn", interval: 0.2) {
+            defer { shown = app.framesShown }
+            return app.framesShown == shown
+        }
         let first = try XCTUnwrap(app.screenshot())
+        let position = app.position
+        // An observation window: while paused, nothing on screen may change during it.
         Thread.sleep(forTimeInterval: 1)
         let second = try XCTUnwrap(app.screenshot("paused"))
         XCTAssertLessThan(first.difference(second), 0.002, "two captures 1 s apart match while paused")
+        XCTAssertEqual(app.position, position, "the position stands still too")
         XCTAssertGreaterThan(second.litFraction, 0.3, "the last frame stays on screen")
     }
 
@@ -125,12 +133,16 @@ final class WindowTests: XCTestCase {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
         app.waitForPlaying()
         let first = try XCTUnwrap(app.screenshot())
-        Thread.sleep(forTimeInterval: 1.2)
-        let second = try XCTUnwrap(app.screenshot("elapsed"))
+        let start = app.position
         // The elapsed label sits left of the slider in the control bar at the bottom.
         let bar = { (image: Image) in image.mean(x0: 0.2, y0: 0.9, x1: 0.5, y1: 0.98) }
-        let a = bar(first), b = bar(second)
-        XCTAssertNotEqual(a.r + a.g + a.b, b.r + b.g + b.b, "the elapsed label and slider changed")
+        let a = bar(first)
+        eventually("the elapsed label and slider change as time goes on") {
+            guard let b = app.screenshot().map(bar) else { return false }
+            return a.r + a.g + a.b != b.r + b.g + b.b
+        }
+        _ = app.screenshot("elapsed")
+        XCTAssertGreaterThan(app.position, start, "the label moved because time did")
     }
 
     func testSoundReachesTheSpeakers() throws {
@@ -302,7 +314,7 @@ final class WindowTests: XCTestCase {
         var positionsWhileDragging: [Double] = []
         for x in stride(from: start, through: end, by: 25) {
             shell("xdotool", ["mousemove", "--window", id, "\(x)", "553"])
-            Thread.sleep(forTimeInterval: 0.12)
+            Thread.sleep(forTimeInterval: 0.12)  // input pacing: a hand's drag, not a jump
             positionsWhileDragging.append(app.position)
         }
         shell("xdotool", ["mouseup", "1"])
