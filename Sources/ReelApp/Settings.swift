@@ -18,6 +18,20 @@ final class Settings {
     init(schemaID: String) {
         settings = Self.open(schemaID)
         if settings == nil { Log.warning("settings schema \(schemaID) not found; using defaults, nothing will be saved") }
+        warnAboutIgnoredValues()
+    }
+
+    /// GSettings answers the default for a stored value of the wrong type or out of range,
+    /// silently; the user who edited it should learn why it has no effect.
+    private func warnAboutIgnoredValues() {
+        guard let settings, let ignored = reel_settings_ignored_values(settings) else { return }
+        defer { g_strfreev(ignored) }
+        var entry = ignored
+        while let text = entry.pointee {
+            let parts = String(cString: text).split(separator: "=", maxSplits: 1).map(String.init)
+            Log.warning("setting “\(parts[0])” holds \(parts.count > 1 ? parts[1] : ""), which it does not allow; using its default")
+            entry += 1
+        }
     }
 
     private static func open(_ id: String) -> UnsafeMutablePointer<GSettings>? {
@@ -38,7 +52,7 @@ final class Settings {
         return g_settings_new_full(schema, nil, nil)
     }
 
-    // Values are clamped again here: a dconf write can bypass the schema's ranges.
+    // Clamped again, to the model's own limits: the schema's ranges are GSettings' business.
     var skipInterval: Seconds { Seconds(clamped(int("skip-interval", 10), 1, 300)) }
     var minimizeAction: MinimizeAction { MinimizeAction(rawValue: string("minimize-action")) ?? .keepPlaying }
     var closeAction: CloseAction { CloseAction(rawValue: string("close-action")) ?? .quit }

@@ -61,7 +61,8 @@ final class ReliabilityTests: XCTestCase {
     }
 
     /// Settings edited by hand (or by a buggy tool) out of their schema's ranges or with the
-    /// wrong types: GSettings answers the defaults for those, and Reel starts and plays as usual.
+    /// wrong types: GSettings answers the defaults for those, Reel warns about each, and starts
+    /// and plays as usual.
     func testSettingsOutOfRangeFallBackToTheirDefaults() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("reel-config-\(UUID().uuidString)")
         let settingsDirectory = config.appendingPathComponent("glib-2.0/settings")
@@ -78,6 +79,9 @@ final class ReliabilityTests: XCTestCase {
         let app = try ReelApp([Paths.media("tone-30s.webm")],
                               environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": config.path])
         app.waitForPlaying("tone-30s")
+        for key in ["rate", "volume", "repeat-each", "gap", "skip-interval"] {
+            XCTAssertTrue(app.output.contains("setting “\(key)” holds"), "a warning names \(key): \(app.output)")
+        }
         XCTAssertEqual(try app.property("Rate").doubleValue, 1.0, "the default speed, not 9×")
         XCTAssertEqual(try app.property("Volume").doubleValue, 1.0, "the default volume, not −3.5")
         app.key("Right")

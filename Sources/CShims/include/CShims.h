@@ -107,6 +107,10 @@ gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
 // without direct rendering. Loads no GL.
 gboolean reel_gl_is_software(void);
 
+// Stored settings GSettings ignores (wrong type, out of range or choices) and answers the
+// default for instead, as "key=value"; NULL-terminated, free with g_strfreev.
+gchar **reel_settings_ignored_values(GSettings *settings);
+
 // gettext: libintl.h is not part of Swift's Glibc module.
 void reel_i18n_init(const char *domain, const char *localedir);
 const char *reel_gettext(const char *msgid);
