@@ -313,17 +313,31 @@ gboolean reel_is_base_src(GstObject *object) {
   return object != NULL && GST_IS_BASE_SRC(object);
 }
 
-static gpointer unref_all(gpointer data) {
-  gpointer *objects = data;
-  for (int i = 0; i < 3; i++) g_object_unref(objects[i]);
-  g_free(objects);
+typedef struct {
+  gpointer adapter;
+  GstElement *pipeline;
+  gpointer player;
+} PlayerRemains;
+
+static gpointer release_player(gpointer data) {
+  PlayerRemains *remains = data;
+  // Streaming threads take passing references to the player (GstPlay's volume-notify handler
+  // reads its own property from there). Were one of those the last, the player's dispose would
+  // run on that streaming thread and join GstPlay's thread, which is waiting for that very
+  // streaming thread to stop: a deadlock, seen as players that were never freed. So the
+  // pipeline is stopped first, while this thread still holds the player.
+  gst_element_set_state(remains->pipeline, GST_STATE_NULL);
+  g_object_unref(remains->adapter);
+  gst_object_unref(remains->pipeline);
+  g_object_unref(remains->player);
+  g_free(remains);
   return NULL;
 }
 
-void reel_unref_in_background(gpointer a, gpointer b, gpointer c) {
-  gpointer *objects = g_new(gpointer, 3);
-  objects[0] = a;
-  objects[1] = b;
-  objects[2] = c;
-  g_thread_unref(g_thread_new("reel-teardown", unref_all, objects));
+void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, gpointer player) {
+  PlayerRemains *remains = g_new(PlayerRemains, 1);
+  remains->adapter = g_object_ref(adapter);
+  remains->pipeline = gst_object_ref(pipeline);
+  remains->player = g_object_ref(player);
+  g_thread_unref(g_thread_new("reel-teardown", release_player, remains));
 }

@@ -94,12 +94,12 @@ public final class GstPlayEngine: PlaybackEngine {
             gst_bus_set_flushing(bus, 1)
             gst_object_unref(gpointer(bus))
         }
-        // GstPlay's dispose joins its thread, which stops the pipeline first. After a sound-track
-        // switch GStreamer 1.22 was seen to deadlock there (two streams waiting on the clock in
-        // playbin's input-selector, holding the stream locks the shutdown needs). The last
-        // references are dropped on a thread of their own, so a stuck teardown never takes the
-        // main thread with it.
-        reel_unref_in_background(g_object_ref(adapter.raw), g_object_ref(pipeline.raw), g_object_ref(player.raw))
+        // The pipeline is stopped and the last references dropped on a thread of their own: after
+        // a sound-track switch GStreamer 1.22 was seen to deadlock stopping (two streams waiting
+        // on the clock in playbin's input-selector, holding the stream locks the shutdown needs),
+        // and a stuck teardown must not take the main thread with it. Stopping before the last
+        // unref keeps a streaming thread from ending up with it (see shims.c).
+        reel_release_player_in_background(adapter.raw, pipeline.pointer, player.raw)
     }
 
     /// PulseAudio moves a stream to another device when the one in use disappears; pulsesink

@@ -140,6 +140,6 @@ gint64 reel_gst_object_count_change(void);
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
-// Drops one reference to each of a, b and c, in that order, on a thread of its own: for objects
-// whose last unref can block (GstPlay joins its thread, which stops its pipeline first).
-void reel_unref_in_background(gpointer a, gpointer b, gpointer c);
+// Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
+// on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
+void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, gpointer player);
