@@ -313,6 +313,29 @@ gint64 reel_gst_object_count_change(void) {
   return change;
 }
 
+/* Every pulsesink in a process shares one PulseAudio main loop, made when the first opens its
+ * device and freed when the last closes it. GStreamer 1.22's pulsesink answers a caps query
+ * between making its ring buffer and opening its device (or between closing and dropping it)
+ * by locking that main loop, which then may not exist: libpulse aborts the process (seen as
+ * Reel dying in pa_threaded_mainloop_lock during item changes, from decodebin's caps queries).
+ * One sink kept open for the life of the process keeps the main loop alive. */
+static GstElement *pulse_keeper = NULL;
+
+gboolean reel_pulse_keep_main_loop(void) {
+  static gsize once = 0;
+  if (g_once_init_enter(&once)) {
+    GstElement *sink = gst_element_factory_make("pulsesink", "reel-pulse-keeper");
+    if (sink != NULL && gst_element_set_state(sink, GST_STATE_READY) != GST_STATE_CHANGE_FAILURE) {
+      pulse_keeper = sink;
+    } else if (sink != NULL) {
+      gst_element_set_state(sink, GST_STATE_NULL);
+      gst_object_unref(sink);
+    }
+    g_once_init_leave(&once, 1);
+  }
+  return pulse_keeper != NULL;
+}
+
 gboolean reel_is_base_src(GstObject *object) {
   return object != NULL && GST_IS_BASE_SRC(object);
 }

@@ -120,15 +120,11 @@ public final class GstPlayEngine: PlaybackEngine {
     /// player; any other audio sink when PulseAudio is absent.
     private static func makeAudioSink(applicationID: String, applicationName: String) -> UnsafeMutablePointer<GstElement>? {
         let fallback = { gst_element_factory_make("autoaudiosink", "reel-audio-sink") }
-        guard let sink = gst_element_factory_make("pulsesink", "reel-audio-sink") else { return fallback() }
-        // pulsesink connects to the server on NULL→READY: without one, playbin would fail to
-        // play anything, so let autoaudiosink find whatever output there is instead.
-        if gst_element_set_state(sink, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE {
-            gst_element_set_state(sink, GST_STATE_NULL)
-            gst_object_unref(gpointer(sink))
+        // Without a PulseAudio server playbin would fail to play anything, so let autoaudiosink
+        // find whatever output there is instead.
+        guard reel_pulse_keep_main_loop() != 0, let sink = gst_element_factory_make("pulsesink", "reel-audio-sink") else {
             return fallback()
         }
-        gst_element_set_state(sink, GST_STATE_NULL)
         let quoted = { (s: String) in "\"" + s.replacingOccurrences(of: "\"", with: "") + "\"" }
         let props = "props,media.role=video,application.name=\(quoted(applicationName))," +
             "application.id=\(quoted(applicationID)),application.icon_name=\(quoted(applicationID))"

@@ -137,6 +137,10 @@ void reel_sink_clear_trickmode_seeks(GstElement *sink);
 gboolean reel_gst_object_count_start(void);
 gint64 reel_gst_object_count_change(void);
 
+// Opens a PulseAudio sink that stays open for the life of the process (see shims.c for why);
+// FALSE when there is no PulseAudio server to open it on. Only the first call does anything.
+gboolean reel_pulse_keep_main_loop(void);
+
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
