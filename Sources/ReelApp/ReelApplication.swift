@@ -18,6 +18,8 @@ final class ReelApplication {
     private var mpris: MPRISServer?
     private var debugInterface: DebugInterface?
     private(set) var settings: Settings?
+    /// The queue as it was left, put back when Reel starts without files (once per run).
+    private var savedQueue: SavedQueue?
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
     var skipInterval: Seconds { settings?.skipInterval ?? 10 }
@@ -60,7 +62,10 @@ final class ReelApplication {
         connectMainSignal(app, "startup") { [weak self] _ in self?.startUp() }
         // Where a long file was left is kept when Reel quits, however it quits cleanly.
         connectMainSignal(app, "shutdown") { [weak self] _ in self?.player?.model.saveResumePosition() }
-        connectMainSignal(app, "activate") { [weak self] _ in self?.presentWindow() }
+        connectMainSignal(app, "activate") { [weak self] _ in
+            self?.presentWindow()
+            self?.restoreQueue()
+        }
         connectMainSignal(app, "open") { [weak self] args in
             guard let self, let files = args.pointer(1) else { return }
             let list = files.assumingMemoryBound(to: OpaquePointer?.self)
@@ -108,8 +113,14 @@ final class ReelApplication {
             return takeString(g_file_get_uri(file))
         }
         presentWindow()
-        if !uris.isEmpty { open(uris, enqueue: options.enqueue) }
+        if uris.isEmpty { restoreQueue() } else { open(uris, enqueue: options.enqueue) }
         return 0
+    }
+
+    /// Puts back the queue of the last run, paused where it was, when this run has nothing yet.
+    private func restoreQueue() {
+        guard let model = player?.model, let saved = savedQueue?.contents, model.queue.items.isEmpty else { return }
+        model.restore(saved.uris, current: saved.current)
     }
 
     /// Plays (or queues) what the user opened, wherever from: folders become their media files.
@@ -146,6 +157,9 @@ final class ReelApplication {
         if let problem = resumePositions?.loadProblem { Log.warning(problem) }
         let model = PlayerModel(engine: engine, scheduler: GLibScheduler(), resumePositions: resumePositions)
         player = (engine, model)
+        let savedQueue = SavedQueue(file: .named("queue.json"))
+        if let problem = savedQueue.problem { Log.warning(problem) }
+        self.savedQueue = savedQueue
         // How long a stream may buffer without playing on; tests shorten it.
         if let seconds = ProcessInfo.processInfo.environment["REEL_NETWORK_TIMEOUT"].flatMap(Double.init), seconds > 0 {
             model.bufferingTimeout = seconds
@@ -165,6 +179,9 @@ final class ReelApplication {
             switch change {
             case .item:
                 if let uri = model.currentItem?.uri { _ = gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri) }
+                savedQueue.save(model.queue)
+            case .queue:
+                savedQueue.save(model.queue)
             case .rate: settings.setRate(model.rate)
             case .volume: settings.setVolume(model.volume)
             case .stallRecovery(let recovery, let position):

@@ -160,6 +160,15 @@ public final class PlayerModel {
         if currentItem == nil, let first = added.first { start(first) }
     }
 
+    /// Puts back a queue saved by an earlier run: its current item is loaded paused (where it
+    /// was left, for a long file), so starting Reel never starts sound by itself.
+    public func restore(_ uris: [String], current: Int?) {
+        guard queue.items.isEmpty else { return }
+        let added = queue.append(uris)
+        notify(.queue)
+        if let current, added.indices.contains(current) { start(added[current], playing: false) }
+    }
+
     public func playItem(id: Int) {
         guard let item = queue.items.first(where: { $0.id == id }) else { return }
         start(item)
@@ -221,7 +230,7 @@ public final class PlayerModel {
         notify(.queue)
     }
 
-    private func start(_ item: QueueItem) {
+    private func start(_ item: QueueItem, playing: Bool = true) {
         skipAfterError = nil
         saveResumePosition()
         endGap(continuing: false)
@@ -230,19 +239,19 @@ public final class PlayerModel {
         playsOfCurrentItem = 0
         let resumeAt = resumePositions?.position(for: item.uri)
         setStatus(.loading, notifying: false)
-        wantsToPlay = true
+        wantsToPlay = playing
         notify(.item)
         notify(.media)
         notify(.duration)
-        load(item, at: resumeAt)
+        load(item, at: resumeAt, playing: playing)
         notify(.position)
         notify(.status)
         if let resumeAt { notify(.resumed(at: resumeAt)) }
     }
 
-    /// Loads `item` into the engine and plays it, from `position` when given (GstPlay keeps a
-    /// seek asked for before the item is ready and does it once it is).
-    private func load(_ item: QueueItem, at position: Seconds?) {
+    /// Loads `item` into the engine and plays it (or stops at its first frame), from `position`
+    /// when given (GstPlay keeps a seek asked for before the item is ready and does it once it is).
+    private func load(_ item: QueueItem, at position: Seconds?, playing: Bool = true) {
         engine.load(uri: item.uri)
         if let subtitles = SubtitleFiles.beside(item.uri) { engine.setExternalSubtitles(uri: subtitles) }
         if let position, position > 0 {
@@ -251,7 +260,7 @@ public final class PlayerModel {
             engine.seek(to: position, accurate: true)
         }
         engine.setRate(rate)
-        engine.play()
+        if playing { engine.play() } else { engine.pause() }
     }
 
     private func resetItemState() {

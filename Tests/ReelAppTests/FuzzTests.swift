@@ -57,7 +57,7 @@ final class FuzzTests: XCTestCase {
             }
             calls += 1
             if !app.process.isRunning {
-                let crashDir = (ProcessInfo.processInfo.environment["XDG_STATE_HOME"] ?? "") + "/reel/crash"
+                let crashDir = app.stateDirectory.path + "/reel/crash"
                 let reports = ((try? FileManager.default.contentsOfDirectory(atPath: crashDir)) ?? [])
                     .compactMap { try? String(contentsOfFile: crashDir + "/" + $0, encoding: .utf8) }
                 XCTFail("Reel died after \(calls) calls (seed \(seed)), status \(app.process.terminationStatus): " +

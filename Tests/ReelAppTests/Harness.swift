@@ -68,6 +68,9 @@ final class ReelApp {
     let process = Process()
     let bus: DBusClient
     let log: URL
+    /// Reel's XDG_STATE_HOME: the test's own when it gives one, else a fresh one for this run,
+    /// so no test starts with the queue (or positions) another test left.
+    let stateDirectory: URL
 
     /// `launcher`, when given, is a command Reel is started through (it must exec Reel, keeping its pid).
     init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
@@ -82,8 +85,11 @@ final class ReelApp {
             process.executableURL = Paths.reel
             process.arguments = arguments
         }
+        stateDirectory = URL(fileURLWithPath: environment["XDG_STATE_HOME"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)").path)
         // The debug interface exposes the frame counters; it is off unless asked for.
-        process.environment = ProcessInfo.processInfo.environment.merging(["REEL_DEBUG_DBUS": "1"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["REEL_DEBUG_DBUS": "1", "XDG_STATE_HOME": stateDirectory.path]) { $1 }
             .merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = try FileHandle(forWritingTo: log)

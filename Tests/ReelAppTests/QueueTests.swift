@@ -189,7 +189,7 @@ final class QueueTests: XCTestCase {
             app.stop()  // quitting keeps the position
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("reel").path)
-        XCTAssertEqual(files.filter { $0 != "crash" }, ["positions.json"], "one state file, no leftovers")
+        XCTAssertEqual(files.filter { $0 != "crash" }.sorted(), ["positions.json", "queue.json"], "the state files, no leftovers")
 
         let again = try ReelApp([Paths.media("long-4min.webm")], environment: environment)
         again.waitForPlaying()
@@ -197,5 +197,50 @@ final class QueueTests: XCTestCase {
         XCTAssertNotNil(again.screenshot("resume-toast"))
         again.activate("start-over")
         eventually("started over") { again.position < 5 }
+    }
+
+    /// The queue survives the end of a run, even a kill -9: started again without files, Reel
+    /// shows the same queue, paused on the item it was playing. Files named at start replace it.
+    func testTheQueueComesBackWhereItWasLeft() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["XDG_STATE_HOME": state.path]
+        let clips = (1...3).map { Paths.media("short-\($0).webm") }
+        do {
+            let app = try ReelApp(clips, environment: environment)
+            app.waitForPlaying("short-1")
+            try app.player("Next")
+            app.waitForPlaying("short-2")
+            kill(app.process.processIdentifier, SIGKILL)
+            app.process.waitUntilExit()
+        }
+        let tracks = { (app: ReelApp) in
+            (try? app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList"))?.strings?.count ?? -1
+        }
+        do {
+            let app = try ReelApp([], environment: environment)
+            eventually("the queue back, paused on short-2") { app.status == "Paused" && app.title == "short-2" }
+            XCTAssertEqual(tracks(app), 3)
+            _ = app.screenshot("queue-restored")
+            try app.player("Play")
+            app.waitForPlaying("short-2")
+            app.stop()
+        }
+        do {
+            let app = try ReelApp([Paths.media("short-4.webm")], environment: environment)
+            app.waitForPlaying("short-4")
+            XCTAssertEqual(tracks(app), 1, "files named at start replace the saved queue")
+            app.stop()
+        }
+        // A damaged file is set aside with a warning; Reel starts empty and works.
+        let saved = state.appendingPathComponent("reel/queue.json")
+        try Data("{\"uris\": [\"file:///trunc".utf8).write(to: saved)
+        let app = try ReelApp([], environment: environment)
+        eventually("the warning") { app.output.contains("could not be read and was set aside") }
+        XCTAssertEqual(tracks(app), 0)
+        try app.player("OpenUri", [.string(Paths.mediaURI("short-1.webm"))])
+        app.waitForPlaying("short-1")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: saved.deletingLastPathComponent().path)
+        XCTAssertEqual(leftovers.filter { $0.hasPrefix("queue.json.corrupt-") }.count, 1, "\(leftovers)")
     }
 }

@@ -27,8 +27,8 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "reports are private")
     }
 
-    /// kill -9 at moments the test does not choose: the positions file always parses, and at most
-    /// the last 5 s of position are lost.
+    /// kill -9 at moments the test does not choose: the positions and queue files always parse,
+    /// and at most the last 5 s of position are lost.
     func testKillingReelNeverCorruptsWhereItWasLeft() throws {
         let state = stateDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -55,6 +55,8 @@ final class ReliabilityTests: XCTestCase {
             app.process.waitUntilExit()
             let data = try Data(contentsOf: positions)
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: data), "round \(round): the file is whole")
+            let queue = try Data(contentsOf: positions.deletingLastPathComponent().appendingPathComponent("queue.json"))
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: queue), "round \(round): the queue file is whole")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: positions.deletingLastPathComponent().path)
             XCTAssertEqual(leftovers.filter { $0.hasSuffix(".tmp") || $0.contains("corrupt") }, [], "round \(round)")
         }

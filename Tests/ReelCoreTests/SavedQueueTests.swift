@@ -1,0 +1,63 @@
+import Foundation
+import ReelCore
+import XCTest
+
+@MainActor
+final class SavedQueueTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "reel-queue-\(UUID().uuidString)"
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private var file: StateFile { StateFile(path: directory + "/reel/queue.json") }
+    private let clips = ["file:///clips/a.webm", "file:///clips/b.webm", "file:///clips/c.webm"]
+
+    func testTheQueueAndItsCurrentItemComeBackNextRun() async {
+        let engine = ScriptedEngine()
+        let model = PlayerModel(engine: engine, scheduler: ManualScheduler())
+        let saved = SavedQueue(file: file)
+        model.observe { change in if change == .queue || change == .item { saved.save(model.queue) } }
+        model.open(clips)
+        model.next()
+        XCTAssertNil(saved.problem)
+
+        let nextRun = SavedQueue(file: file)
+        XCTAssertEqual(nextRun.contents, SavedQueue.Contents(uris: clips, current: 1))
+        let engine2 = ScriptedEngine()
+        let again = PlayerModel(engine: engine2, scheduler: ManualScheduler())
+        again.restore(nextRun.contents!.uris, current: nextRun.contents!.current)
+        XCTAssertEqual(again.queue.items.map(\.uri), clips)
+        XCTAssertEqual(again.currentItem?.uri, clips[1])
+        XCTAssertEqual(engine2.commands, [.load(clips[1]), .rate(1), .pause], "loaded, never played by itself")
+        engine2.send(.duration(60), .state(.paused))
+        XCTAssertEqual(again.status, .paused)
+        again.play()
+        XCTAssertEqual(engine2.commands.last, .play)
+    }
+
+    func testRestoringNeverReplacesWhatIsAlreadyQueued() async {
+        let engine = ScriptedEngine()
+        let model = PlayerModel(engine: engine, scheduler: ManualScheduler())
+        model.open(["file:///clips/opened.webm"])
+        model.restore(clips, current: 0)
+        XCTAssertEqual(model.queue.items.map(\.uri), ["file:///clips/opened.webm"])
+    }
+
+    func testADamagedFileIsSetAsideAndAnOutOfRangeCurrentItemIgnored() async throws {
+        try FileManager.default.createDirectory(atPath: directory + "/reel", withIntermediateDirectories: true)
+        try Data("{\"uris\": [\"file:///a".utf8).write(to: URL(fileURLWithPath: file.path))
+        let damaged = SavedQueue(file: file)
+        XCTAssertNil(damaged.contents)
+        XCTAssertTrue(damaged.problem?.contains("set aside") ?? false, damaged.problem ?? "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "moved out of the way")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/reel").filter { $0.contains("corrupt") }.count, 1)
+
+        try Data(#"{"uris": ["file:///a.webm"], "current": 7}"#.utf8).write(to: URL(fileURLWithPath: file.path))
+        XCTAssertEqual(SavedQueue(file: file).contents, SavedQueue.Contents(uris: ["file:///a.webm"], current: nil))
+    }
+}
