@@ -4,7 +4,9 @@ import XCTest
 enum Paths {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let reel = packageRoot.appendingPathComponent(".build/debug/reel")
+    /// REEL_EXECUTABLE drives another build of Reel with the same tests (the leak check's ASan build).
+    static let reel = ProcessInfo.processInfo.environment["REEL_EXECUTABLE"].map { URL(fileURLWithPath: $0) }
+        ?? packageRoot.appendingPathComponent(".build/debug/reel")
     static let media = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_MEDIA"]
         ?? packageRoot.appendingPathComponent(".build/test-media").path)
     static let artifacts = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_ARTIFACTS"]
