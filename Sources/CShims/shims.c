@@ -147,6 +147,23 @@ void reel_sink_clear_trickmode_seeks(GstElement *sink) {
   gst_object_unref(pad);
 }
 
+/* playbin joins the streams of a file with several sound or subtitle tracks in input-selectors
+ * set to keep the tracks not played in step by waiting on the clock, holding their stream
+ * locks. Stopping (each item change does) first stops the audio clock, so those waits never
+ * end and the stop, which needs the locks, never finishes: GStreamer 1.22 then hangs on the
+ * next item (GstPlay's thread in gst_pad_set_active). Keeping them in step by the active
+ * track's segment instead waits on a condition that stopping does wake. */
+static void use_segment_sync(GstElement *playbin, GstElement *element, gpointer data) {
+  (void)playbin; (void)data;
+  GstElementFactory *factory = gst_element_get_factory(element);
+  if (factory != NULL && g_strcmp0(GST_OBJECT_NAME(factory), "input-selector") == 0)
+    g_object_set(element, "sync-mode", 0 /* active-segment */, NULL);
+}
+
+void reel_playbin_sync_tracks_by_segment(GstElement *playbin) {
+  g_signal_connect(playbin, "element-setup", G_CALLBACK(use_segment_sync), NULL);
+}
+
 // ---- The frame sink's element: videoconvertscale ! appsink in one bin -------------------------
 
 // Upstream asks the bin what it takes: anything the converter takes, with no preferred size.

@@ -57,6 +57,7 @@ public final class GstPlayEngine: PlaybackEngine {
         gst_play_config_set_seek_accurate(config, 1)
         gst_play_set_config(player.pointer, config)
 
+        reel_playbin_sync_tracks_by_segment(pipeline.pointer)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
         reel_sink_clear_trickmode_seeks(frameSink.element.pointer)
         if let tempo = gst_element_factory_make("scaletempo", nil) {
@@ -94,9 +95,9 @@ public final class GstPlayEngine: PlaybackEngine {
             gst_bus_set_flushing(bus, 1)
             gst_object_unref(gpointer(bus))
         }
-        // The pipeline is stopped and the last references dropped on a thread of their own: after
-        // a sound-track switch GStreamer 1.22 was seen to deadlock stopping (two streams waiting
-        // on the clock in playbin's input-selector, holding the stream locks the shutdown needs),
+        // The pipeline is stopped and the last references dropped on a thread of their own: GStreamer
+        // 1.22 was seen to deadlock stopping multi-track pipelines (input-selectors waiting on the
+        // clock; now kept in step by segment instead, see reel_playbin_sync_tracks_by_segment),
         // and a stuck teardown must not take the main thread with it. Stopping before the last
         // unref keeps a streaming thread from ending up with it (see shims.c).
         reel_release_player_in_background(adapter.raw, pipeline.pointer, player.raw)

@@ -12,9 +12,7 @@ final class LeakCheckTests: XCTestCase {
             throw XCTSkip("run by meson_helpers/leak-check (REEL_LEAK_CHECK=1) on an ASan build")
         }
         // Three containers and codecs, a file with tags and a cover (MPRIS artwork), and a broken
-        // file the queue moves on from. (subtitled.mkv only comes last: moving on from it to the
-        // next item, that item never started -- GstPlay's thread stuck in gst_pad_set_active --
-        // a bug of its own, not what this test is about.)
+        // file the queue moves on from. (The multi-track subtitled.mkv comes last, on its own.)
         let app = try ReelApp(["short-1.webm", "tagged.mkv", "random.mp4", "clip-h264.mp4", "short-2.webm"].map(Paths.media))
         app.waitForPlaying("short-1")
         try app.setProperty("LoopStatus", .variantString("Playlist"))

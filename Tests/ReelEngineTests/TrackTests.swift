@@ -58,4 +58,21 @@ final class TrackTests: EngineTestCase {
         waitUntil("its line") { harness.model.subtitle?.text == "EXTERNAL SUBTITLE" }
         XCTAssertNotNil(harness.model.subtitle?.end, "a line knows when it ends")
     }
+
+    /// Moving on from a file with several sound and subtitle tracks: the next item plays. (With
+    /// playbin's own clock-synced track selectors, the stop between items hung for good.)
+    func testTheItemAfterAMultiTrackFilePlays() async {
+        let harness = PlayerHarness()
+        let model = harness.model
+        model.open([TestMedia.uri("subtitled.mkv"), TestMedia.uri("short-1.webm"), TestMedia.uri("subtitled.mkv"),
+                    TestMedia.uri("short-2.webm")])
+        harness.waitForPlaying()
+        for expected in ["short-1.webm", "subtitled.mkv", "short-2.webm"] {
+            waitUntil("a second played") { model.position > 1 }
+            model.next()
+            waitUntil("\(expected) playing") {
+                model.currentItem?.uri.hasSuffix(expected) == true && model.status == .playing && model.position > 0.3
+            }
+        }
+    }
 }

@@ -131,6 +131,10 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // This probe on a sink's pad clears that flag from seeks on their way upstream.
 void reel_sink_clear_trickmode_seeks(GstElement *sink);
 
+// Makes the input-selectors playbin joins several tracks of a kind with keep the tracks in step
+// by the active track's segment rather than by waiting on the clock (see shims.c for why).
+void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
+
 // GStreamer objects made minus those freed since reel_gst_object_count_start, as GStreamer's
 // leaks tracer counts them (run with GST_TRACERS=leaks); start answers FALSE, and change
 // G_MININT64, when that tracer is not active. Each change call starts a new count.
