@@ -698,6 +698,8 @@ public final class PlayerModel {
     private func fail(with error: PlaybackError) {
         guard let item = currentItem else { return }
         endGap(continuing: false)
+        // The next item plays only if this one was to: a queue put back paused stays paused.
+        let wasToPlay = wantsToPlay
         wantsToPlay = false
         setStatus(.failed(error))
         notify(.failed(item, error))
@@ -708,7 +710,7 @@ public final class PlayerModel {
             // Only if the user has not moved on (or stopped) meanwhile.
             guard case .failed = self.status, self.currentItem?.id == item.id,
                   let index = self.queue.nextIndex, let next = self.queue.moveTo(index: index) else { return }
-            self.start(next)
+            self.start(next, playing: wasToPlay)
         }
     }
 

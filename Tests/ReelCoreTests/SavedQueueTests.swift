@@ -40,6 +40,18 @@ final class SavedQueueTests: XCTestCase {
         XCTAssertEqual(engine2.commands.last, .play)
     }
 
+    func testARestoredItemThatFailsMovesOnWithoutPlaying() async {
+        let engine = ScriptedEngine()
+        let scheduler = ManualScheduler()
+        let model = PlayerModel(engine: engine, scheduler: scheduler)
+        model.restore(clips, current: 0)
+        engine.send(.error(PlaybackError(kind: .notFound, message: "gone")))
+        engine.clear()
+        scheduler.advance(by: PlayerModel.errorDwell)
+        XCTAssertEqual(model.currentItem?.uri, clips[1], "the queue moves on")
+        XCTAssertEqual(engine.commands, [.load(clips[1]), .rate(1), .pause], "but Reel does not start playing by itself")
+    }
+
     func testRestoringNeverReplacesWhatIsAlreadyQueued() async {
         let engine = ScriptedEngine()
         let model = PlayerModel(engine: engine, scheduler: ManualScheduler())
