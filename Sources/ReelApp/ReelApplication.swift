@@ -60,8 +60,11 @@ final class ReelApplication {
             args.setReturn(Int32(-1))
         }
         connectMainSignal(app, "startup") { [weak self] _ in self?.startUp() }
-        // Where a long file was left is kept when Reel quits, however it quits cleanly.
-        connectMainSignal(app, "shutdown") { [weak self] _ in self?.player?.model.saveResumePosition() }
+        // Where a long file was left, and the queue, are kept when Reel quits, however it quits cleanly.
+        connectMainSignal(app, "shutdown") { [weak self] _ in
+            self?.player?.model.saveResumePosition()
+            self?.savedQueue?.waitUntilWritten()
+        }
         connectMainSignal(app, "activate") { [weak self] _ in
             self?.presentWindow()
             self?.restoreQueue()
@@ -159,6 +162,7 @@ final class ReelApplication {
         player = (engine, model)
         let savedQueue = SavedQueue(file: .named("queue.json"))
         if let problem = savedQueue.problem { Log.warning(problem) }
+        savedQueue.onWriteFailure = { Log.warning($0) }
         self.savedQueue = savedQueue
         // How long a stream may buffer without playing on; tests shorten it.
         if let seconds = ProcessInfo.processInfo.environment["REEL_NETWORK_TIMEOUT"].flatMap(Double.init), seconds > 0 {

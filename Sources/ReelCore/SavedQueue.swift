@@ -2,8 +2,9 @@ import Foundation
 
 /// The queue as the user left it, so Reel started again without files picks up where it
 /// stopped: `$XDG_STATE_HOME/reel/queue.json`, rewritten atomically whenever the queue or its
-/// current item changes (a `kill -9` loses nothing the file had). A file that cannot be read
-/// is set aside with a warning, never fatal.
+/// current item changes (a `kill -9` loses nothing the file had). The writes, each ending in an
+/// fsync, happen in order on a queue of their own: item changes every second or two must not
+/// wait on the disk. A file that cannot be read is set aside with a warning, never fatal.
 @MainActor
 public final class SavedQueue {
     public struct Contents: Codable, Equatable, Sendable {
@@ -21,10 +22,14 @@ public final class SavedQueue {
     static let capacity = 10_000
 
     private let file: StateFile
-    /// What was saved last run (nil when nothing was, or it could not be read).
+    private let writer = DispatchQueue(label: "org.reelplayer.Reel.saved-queue")
+    /// What was saved last run (nil when nothing was, or it could not be read), then what was
+    /// last handed to the writer.
     public private(set) var contents: Contents?
-    /// What went wrong reading or writing the file, for the log.
+    /// What went wrong reading the file at start-up, for the log.
     public private(set) var problem: String?
+    /// Called (on the writer's queue) when a write fails.
+    public var onWriteFailure: (@Sendable (String) -> Void)?
 
     public init(file: StateFile) {
         self.file = file
@@ -46,13 +51,21 @@ public final class SavedQueue {
         let uris = Array(queue.items.prefix(Self.capacity).map(\.uri))
         let current = queue.currentIndex.flatMap { $0 < uris.count ? $0 : nil }
         let new = Contents(uris: uris, current: current)
-        guard new != contents else { return }
-        do {
-            try file.write(JSONEncoder().encode(new))
-            contents = new
-        } catch {
-            // Losing the saved queue is not worth interrupting playback for.
-            problem = "the queue could not be saved to \(file.path): \(error)"
+        guard new != contents, let data = try? JSONEncoder().encode(new) else { return }
+        contents = new
+        let file = self.file, onWriteFailure = self.onWriteFailure
+        writer.async {
+            do {
+                try file.write(data)
+            } catch {
+                // Losing the saved queue is not worth interrupting playback for.
+                onWriteFailure?("the queue could not be saved to \(file.path): \(error)")
+            }
         }
+    }
+
+    /// Returns once every save asked for so far is on disk.
+    public func waitUntilWritten() {
+        writer.sync {}
     }
 }

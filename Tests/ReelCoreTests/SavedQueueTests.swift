@@ -24,7 +24,7 @@ final class SavedQueueTests: XCTestCase {
         model.observe { change in if change == .queue || change == .item { saved.save(model.queue) } }
         model.open(clips)
         model.next()
-        XCTAssertNil(saved.problem)
+        saved.waitUntilWritten()
 
         let nextRun = SavedQueue(file: file)
         XCTAssertEqual(nextRun.contents, SavedQueue.Contents(uris: clips, current: 1))
