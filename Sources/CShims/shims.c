@@ -152,16 +152,24 @@ void reel_sink_clear_trickmode_seeks(GstElement *sink) {
  * locks. Stopping (each item change does) first stops the audio clock, so those waits never
  * end and the stop, which needs the locks, never finishes: GStreamer 1.22 then hangs on the
  * next item (GstPlay's thread in gst_pad_set_active). Keeping them in step by the active
- * track's segment instead waits on a condition that stopping does wake. */
-static void use_segment_sync(GstElement *playbin, GstElement *element, gpointer data) {
+ * track's segment instead waits on a condition that stopping does wake. Only selectors that
+ * get a second track are changed: with one track nothing waits, and playbin's own mode is
+ * left where it does no harm. */
+static void use_segment_sync_from_second_track(GstElement *selector, GstPad *pad, gpointer data) {
+  (void)data;
+  if (GST_PAD_DIRECTION(pad) == GST_PAD_SINK && selector->numsinkpads >= 2)
+    g_object_set(selector, "sync-mode", 0 /* active-segment */, NULL);
+}
+
+static void watch_selector(GstElement *playbin, GstElement *element, gpointer data) {
   (void)playbin; (void)data;
   GstElementFactory *factory = gst_element_get_factory(element);
   if (factory != NULL && g_strcmp0(GST_OBJECT_NAME(factory), "input-selector") == 0)
-    g_object_set(element, "sync-mode", 0 /* active-segment */, NULL);
+    g_signal_connect(element, "pad-added", G_CALLBACK(use_segment_sync_from_second_track), NULL);
 }
 
 void reel_playbin_sync_tracks_by_segment(GstElement *playbin) {
-  g_signal_connect(playbin, "element-setup", G_CALLBACK(use_segment_sync), NULL);
+  g_signal_connect(playbin, "element-setup", G_CALLBACK(watch_selector), NULL);
 }
 
 // ---- The frame sink's element: videoconvertscale ! appsink in one bin -------------------------
@@ -342,6 +350,10 @@ gboolean reel_pulse_keep_main_loop(void) {
   static gsize once = 0;
   if (g_once_init_enter(&once)) {
     GstElement *sink = gst_element_factory_make("pulsesink", "reel-pulse-keeper");
+    // A client name of its own: pulsesinks of one name share one server connection, and the
+    // server drops a connection that sends it something it refuses (a 36 kB title tag, say),
+    // which must end no more than the playing sink's.
+    if (sink != NULL) g_object_set(sink, "client-name", "Reel (keeps the sound connection)", NULL);
     if (sink != NULL && gst_element_set_state(sink, GST_STATE_READY) != GST_STATE_CHANGE_FAILURE) {
       pulse_keeper = sink;
     } else if (sink != NULL) {
