@@ -615,7 +615,7 @@ public final class PlayerModel {
     /// with an error — the seed apps' queues silently stopped after many transitions.
     private func updateWatchdog() {
         if !isWaitingForData { bufferingFor = 0 }
-        guard status == .playing || isWaitingForData, !isInGap else {
+        guard isWatchedForStalls || isWaitingForData, !isInGap else {
             watchdog = nil
             return
         }
@@ -626,8 +626,20 @@ public final class PlayerModel {
 
     /// Buffering, or connecting to a stream: waiting on the network.
     private var isWaitingForData: Bool {
+        guard !(currentItem?.isLocalFile ?? true) else { return false }
         if case .buffering = status { return true }
-        return status == .loading && !(currentItem?.isLocalFile ?? true)
+        return status == .loading
+    }
+
+    /// Playing, or "buffering" a local file: nothing is downloaded, so that is the pipeline
+    /// settling after a seek or a change of tracks — and GstPlay (1.22) can stay in it for good
+    /// while the pipeline plays on, without position updates, when a state change crosses one
+    /// of its seeks (seen after many minimize/restore cycles). The stall recovery's flushing
+    /// seek brings its state back.
+    private var isWatchedForStalls: Bool {
+        if status == .playing { return true }
+        if case .buffering = status { return currentItem?.isLocalFile ?? false }
+        return false
     }
 
     private func scheduleWatchdogTick() {
@@ -635,7 +647,7 @@ public final class PlayerModel {
             guard let self else { return }
             self.watchdog = nil
             self.watchdogTick()
-            if self.status == .playing || self.isWaitingForData, !self.isInGap { self.scheduleWatchdogTick() }
+            if self.isWatchedForStalls || self.isWaitingForData, !self.isInGap { self.scheduleWatchdogTick() }
         }
     }
 
@@ -652,7 +664,7 @@ public final class PlayerModel {
             fail(with: PlaybackError(kind: .network, message: String(format: message, item.displayName)))
             return
         }
-        guard status == .playing, !isInGap else { return }
+        guard isWatchedForStalls, !isInGap else { return }
         sinceResumeSave += Self.watchdogInterval
         if sinceResumeSave >= Self.resumeSaveInterval { saveResumePosition() }
         stalledFor += Self.watchdogInterval

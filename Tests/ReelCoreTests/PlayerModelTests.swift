@@ -331,6 +331,28 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.stallRecoveries, 3)
     }
 
+    /// GstPlay can report "buffering" for a local file and stay there while the pipeline plays
+    /// on without position updates: that is a stall to recover from, never a network timeout.
+    func testALocalFileStuckBufferingIsRecoveredNotTimedOut() async {
+        model.bufferingTimeout = 6
+        openAndPlay(["file:///a.mp4"])
+        engine.send(.position(7), .state(.buffering))
+        XCTAssertEqual(model.status, .buffering(percent: 0))
+        scheduler.advance(by: 2.1)
+        XCTAssertEqual(engine.commands, [.seek(7, accurate: true), .play], "a flushing seek brings GstPlay's state back")
+        engine.send(.state(.paused), .state(.playing), .seekDone(7), .position(7.1))
+        XCTAssertEqual(model.status, .playing)
+        engine.send(.state(.buffering))
+        scheduler.advance(by: 1)
+        engine.send(.state(.playing))
+        for tick in 1...50 {
+            engine.send(.position(7.1 + Double(tick) * 0.1))
+            scheduler.advance(by: 0.1)
+        }
+        XCTAssertEqual(model.stallRecoveries, 1, "a short settle after a seek is no stall")
+        XCTAssertEqual(model.status, .playing)
+    }
+
     func testProgressKeepsTheWatchdogQuiet() async {
         openAndPlay()
         for tick in 1...50 {
