@@ -122,8 +122,8 @@ final class ReelApplication {
 
     /// Puts back the queue of the last run, paused where it was, when this run has nothing yet.
     private func restoreQueue() {
-        guard let model = player?.model, let saved = savedQueue?.contents, model.queue.items.isEmpty else { return }
-        model.restore(saved.uris, current: saved.current)
+        guard let saved = savedQueue?.contents else { return }
+        player?.model.restore(saved.uris, current: saved.current)
     }
 
     /// Plays (or queues) what the user opened, wherever from: folders become their media files.
