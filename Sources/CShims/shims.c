@@ -196,6 +196,12 @@ static GstPadProbeReturn answer_caps_query(GstPad *pad, GstPadProbeInfo *info, g
 
 #include <malloc.h>
 
+void reel_release_free_memory(void) {
+  // Hands back every free page of every malloc arena, not only the main heap's top: the frame
+  // path's blocks are freed on all the threads that drew or decoded them.
+  malloc_trim(0);
+}
+
 GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   // Every repaint allocates a frame-sized cairo surface (8 MB at 1080p) and frees the last one.
   // glibc gives such blocks back to the kernel on free (mmap, or trimming the heap's top), so

@@ -20,6 +20,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="FramesReceived" type="t" access="read"/>
       <property name="FramesShown" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
+      <property name="VideoAttached" type="b" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
@@ -55,6 +56,7 @@ final class DebugInterface: DBusObjectHandler {
         case "FramesReceived": return .uint64(counts.received)
         case "FramesShown": return .uint64(counts.shown)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
+        case "VideoAttached": return .bool(engine.isVideoBranchAttached)
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)

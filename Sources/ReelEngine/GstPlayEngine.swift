@@ -36,8 +36,23 @@ public final class GstPlayEngine: PlaybackEngine {
     private var videoEnabled = true
     private var videoTrackEnabled = true
     private var videoSwitchTimer: guint = 0
-    static let videoSwitchSpacing: UInt32 = 250  // ms
+    /// Set while the detach delay has run out and the detach may go ahead.
+    private var detachIsDue = false
+    static let videoDetachDelay: UInt32 = 1000  // ms
+    static let videoSwitchSpacing: UInt32 = 1000  // ms
+    /// Where the video branch is switched, in order: never on the main thread, which must not
+    /// wait on the pipeline's streaming locks (see `applyVideoTrackSwitch`).
+    private let videoSwitchQueue = DispatchQueue(label: "reel.video-switch")
+    /// Where the current item is, for holding video switches back near its end.
+    private var itemPosition: Seconds = 0
+    private var itemDuration: Seconds?
+    static let videoSwitchEndMargin: Seconds = 2
+    /// Whether video is wanted (the window can be seen).
     public var isVideoEnabled: Bool { videoEnabled }
+    /// Whether the video branch is attached, as the last switch made left it: it follows
+    /// `isVideoEnabled` after the delays `applyVideoTrackSwitch` explains.
+    public var isVideoBranchAttached: Bool { branchAttached.withLock { $0 } }
+    private let branchAttached = Locked(true)
     private var lastMediaInfo: MediaInfo?
     private var subtitleSink: SubtitleSink!
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
@@ -169,10 +184,14 @@ public final class GstPlayEngine: PlaybackEngine {
             self.onEvent?(.state(state))
         }
         connectCurrent("position-updated") { `self`, args in
-            if let seconds = GStreamer.seconds(args.uint64(1)) { self.onEvent?(.position(seconds)) }
+            guard let seconds = GStreamer.seconds(args.uint64(1)) else { return }
+            self.itemPosition = seconds
+            self.applyVideoTrackSwitch()  // one held back near the end, if a seek moved away from it
+            self.onEvent?(.position(seconds))
         }
         connectCurrent("duration-changed") { `self`, args in
-            self.onEvent?(.duration(GStreamer.seconds(args.uint64(1))))
+            self.itemDuration = GStreamer.seconds(args.uint64(1))
+            self.onEvent?(.duration(self.itemDuration))
         }
         connectCurrent("seek-done") { `self`, args in
             self.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
@@ -257,7 +276,10 @@ public final class GstPlayEngine: PlaybackEngine {
             return
         }
         awaitedURI = uri
+        itemPosition = 0
+        itemDuration = nil
         gst_play_set_uri(player.pointer, uri)
+        applyVideoTrackSwitch()  // one held back at the end of the last item
         if QueueItem(id: 0, uri: uri).isLocalFile { startLoadingWatchdog(for: uri) }
     }
 
@@ -358,17 +380,51 @@ public final class GstPlayEngine: PlaybackEngine {
         applyVideoTrackSwitch()
     }
 
-    /// Switching the video track makes playbin relink its video branch; a new switch while the
-    /// last one is still settling can leave the pipeline stalled (seen with a window minimized
-    /// and restored many times a second). So switches are at least `videoSwitchSpacing` apart,
-    /// and the last wish wins.
+    /// Switching the video track makes playbin relink its video branch, and GStreamer 1.22
+    /// takes badly to a switch while the last one is still settling: the pipeline stalled,
+    /// and a re-attach that closely followed a detach took seconds to show a frame, longer the
+    /// further into the item (seen with a window minimized and restored at once, again and
+    /// again). So a detach waits `videoDetachDelay` — a window minimized and restored at once,
+    /// or a window manager's flicker, keeps its video — and switches are at least
+    /// `videoSwitchSpacing` apart; the last wish wins. Frames are not drawn meanwhile
+    /// (`FrameSink.setAccepting`).
+    ///
+    /// Near the end of an item a switch can deadlock GStreamer 1.22: the stream that ended
+    /// first waits in playsink's streamsynchronizer, holding its stream lock, for the others to
+    /// end, while the video stream's thread, relinking, waits for that lock — and playbin's
+    /// flags setter waits for both (seen as a window frozen for good at the end of a clip). So
+    /// in the item's last `videoSwitchEndMargin` seconds (more than playsink's queues hold) a
+    /// switch waits for the next item, or for a seek away from the end. And it runs on
+    /// `videoSwitchQueue`, so that a hang left unforeseen cannot take the window with it.
     private func applyVideoTrackSwitch() {
         guard videoSwitchTimer == 0, videoEnabled != videoTrackEnabled else { return }
+        if let itemDuration, itemPosition > itemDuration - Self.videoSwitchEndMargin { return }
+        if !videoEnabled && !detachIsDue {
+            videoSwitchTimer = addTimeout(milliseconds: Self.videoDetachDelay) { [weak self] in
+                guard let self else { return false }
+                self.videoSwitchTimer = 0
+                self.detachIsDue = true
+                self.applyVideoTrackSwitch()
+                self.detachIsDue = false
+                return false
+            }
+            return
+        }
         videoTrackEnabled = videoEnabled
-        gst_play_set_video_track_enabled(player.pointer, videoEnabled ? 1 : 0)
+        let player = player, enabled: gboolean = videoEnabled ? 1 : 0
+        videoSwitchQueue.async { [branchAttached] in
+            gst_play_set_video_track_enabled(player.pointer, enabled)
+            branchAttached.withLock { $0 = enabled != 0 }
+        }
         videoSwitchTimer = addTimeout(milliseconds: Self.videoSwitchSpacing) { [weak self] in
-            self?.videoSwitchTimer = 0
-            self?.applyVideoTrackSwitch()
+            guard let self else { return false }
+            self.videoSwitchTimer = 0
+            // The video branch is gone by now. While frames are drawn, malloc keeps their
+            // freed blocks for reuse (reel_frame_sink_bin_new); with nothing to draw they are
+            // given back, so a player left in the background holds no video memory — and
+            // blocks kept by threads that have since ended do not pile up over many cycles.
+            if !self.videoTrackEnabled { self.videoSwitchQueue.async { reel_release_free_memory() } }
+            self.applyVideoTrackSwitch()
             return false
         }
     }

@@ -151,3 +151,6 @@ gboolean reel_is_base_src(GstObject *object);
 // Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
 // on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
 void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, gpointer player);
+
+// Gives the memory malloc keeps free for reuse back to the system (see reel_frame_sink_bin_new).
+void reel_release_free_memory(void);
