@@ -344,6 +344,13 @@ gint64 reel_gst_object_count_change(void) {
   return change;
 }
 
+/* The GObjects alive, as counted by meson_helpers/gobject-counter.c when a test preloads it
+ * (G_MININT64 otherwise): looked up at run time, so Reel itself carries no counting. */
+gint64 reel_gobject_live_count(void) {
+  gint64 (*live)(void) = (gint64 (*)(void))dlsym(RTLD_DEFAULT, "reel_gobject_counter_live");
+  return live ? live() : G_MININT64;
+}
+
 /* Every pulsesink in a process shares one PulseAudio main loop, made when the first opens its
  * device and freed when the last closes it. GStreamer 1.22's pulsesink answers a caps query
  * between making its ring buffer and opening its device (or between closing and dropping it)

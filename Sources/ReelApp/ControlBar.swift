@@ -20,6 +20,13 @@ final class ControlBar {
     private let totalButton: Widget
     private let rateButton: Widget
     private let tracksButton: Widget
+    /// The tracks button's menu: a sound section (empty, and so hidden, unless there is a choice)
+    /// and a subtitles section, whose items are replaced when the tracks change. New sections
+    /// each time were not all freed by GTK 4.8's menu tracker: GObjects counted over 1000 item
+    /// changes grew by 90 GMenus, every one a section made here.
+    private let tracksMenu = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
+    private let soundSection = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
+    private let subtitlesSection = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
     private var shownTracks: (audio: [MediaTrack], subtitles: [MediaTrack])?
     private let volumeButton: Widget
     private let volumeScale: Widget
@@ -61,6 +68,9 @@ final class ControlBar {
         tracksButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(gcast(tracksButton), "media-view-subtitles-symbolic")
         UI.setTooltip(tracksButton, tr("Subtitles and Sound Tracks"))
+        g_menu_append_section(tracksMenu.pointer, tr("Sound"), gcast(soundSection.pointer))
+        g_menu_append_section(tracksMenu.pointer, tr("Subtitles"), gcast(subtitlesSection.pointer))
+        gtk_menu_button_set_menu_model(gcast(tracksButton), gcast(tracksMenu.pointer))
 
         volumeScale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
         gtk_scale_set_draw_value(gcast(volumeScale), 0)
@@ -152,26 +162,21 @@ final class ControlBar {
         gtk_widget_set_visible(tracksButton, model.media?.hasVideo ?? false ? 1 : 0)
         if let shown = shownTracks, shown.audio == audio, shown.subtitles == subtitles { return }
         shownTracks = (audio, subtitles)
-        let menu = g_menu_new()!
-        func section(_ title: String?, _ items: [(String, String, OpaquePointer?)]) {
-            let section = g_menu_new()!
+        func fill(_ section: OpaquePointer, _ items: [(String, String, OpaquePointer?)]) {
+            g_menu_remove_all(section)
             for (label, action, target) in items {
                 let item = g_menu_item_new(label, nil)!
                 g_menu_item_set_action_and_target_value(item, action, target)
                 g_menu_append_item(section, item)
                 g_object_unref(UnsafeMutableRawPointer(item))
             }
-            g_menu_append_section(menu, title, gcast(section))
-            g_object_unref(UnsafeMutableRawPointer(section))
         }
-        if audio.count > 1 {
-            section(tr("Sound"), audio.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.audio-track", g_variant_new_int32(Int32($1.index))) })
-        }
-        section(tr("Subtitles"), [(tr("Off"), "app.subtitle-track", g_variant_new_int32(-1))] +
-                subtitles.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.subtitle-track", g_variant_new_int32(Int32($1.index))) } +
-                [(tr("Add Subtitles From a File…"), "app.open-subtitles", nil)])
-        gtk_menu_button_set_menu_model(gcast(tracksButton), gcast(menu))
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        fill(soundSection.pointer, audio.count > 1
+             ? audio.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.audio-track", g_variant_new_int32(Int32($1.index))) }
+             : [])
+        fill(subtitlesSection.pointer, [(tr("Off"), "app.subtitle-track", g_variant_new_int32(-1))] +
+             subtitles.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.subtitle-track", g_variant_new_int32(Int32($1.index))) } +
+             [(tr("Add Subtitles From a File…"), "app.open-subtitles", nil)])
     }
 
     /// "English", "Commentary — English", or "Track 2" when the media says nothing.

@@ -6,7 +6,8 @@ import ReelGLib
 /// A read-only window into the frame path and the window for tests and diagnosis, exported only
 /// when the environment variable REEL_DEBUG_DBUS is set (never by default). With GStreamer's
 /// leaks tracer running (GST_TRACERS=leaks), `StartCountingGstObjects` and `GstObjectsChange`
-/// tell how many GStreamer objects were made and not freed in between.
+/// tell how many GStreamer objects were made and not freed in between; with
+/// meson_helpers/gobject-counter.c preloaded, `GObjectsAlive` tells how many GObjects live.
 @MainActor
 final class DebugInterface: DBusObjectHandler {
     static let path = "/org/reelplayer/Reel/Debug"
@@ -26,6 +27,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="BufferingShown" type="b" access="read"/>
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
+      <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
     </interface></node>
     """
 
@@ -45,6 +47,10 @@ final class DebugInterface: DBusObjectHandler {
             let change = reel_gst_object_count_change()
             guard change != Int64.min else { throw .notSupported("GStreamer's leaks tracer is not running (GST_TRACERS=leaks)") }
             return [.int64(Int64(change))]
+        case "GObjectsAlive":
+            let count = Int64(reel_gobject_live_count())
+            guard count != Int64.min else { throw .notSupported("GObjects are not counted (preload meson_helpers/gobject-counter.c)") }
+            return [.int64(count)]
         default:
             throw .notSupported("no method \(method)")
         }

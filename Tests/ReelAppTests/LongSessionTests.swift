@@ -2,10 +2,11 @@ import Foundation
 import XCTest
 
 /// Hours of use in minutes: many item changes and minimize/restore cycles in one process.
-/// After a warm-up, resident memory and open file descriptors must stay where they were, and
-/// over the last stretch no GStreamer object may be left behind (counted by GStreamer's leaks
-/// tracer in Reel: only over a stretch, as its record of every object made and freed grows
-/// with the run and would itself be counted as resident memory). CI runs a short setting;
+/// After a warm-up, resident memory, open file descriptors and live GObjects (counted by
+/// meson_helpers/gobject-counter.c, preloaded) must stay where they were, and over the last
+/// stretch no GStreamer object may be left behind (counted by GStreamer's leaks tracer in
+/// Reel: only over a stretch, as its record of every object made and freed grows with the run
+/// and would itself be counted as resident memory). CI runs a short setting;
 /// REEL_LONG_SESSION=full runs the 1000 item changes and 200 cycles.
 final class LongSessionTests: XCTestCase {
     private var full: Bool { ProcessInfo.processInfo.environment["REEL_LONG_SESSION"] == "full" }
@@ -13,7 +14,23 @@ final class LongSessionTests: XCTestCase {
     struct Footprint: CustomStringConvertible {
         let residentMB: Double
         let descriptors: Int
-        var description: String { String(format: "%.1f MB resident, %d fds", residentMB, descriptors) }
+        let gobjects: Int64
+        var description: String { String(format: "%.1f MB resident, %d fds, %lld GObjects", residentMB, descriptors, gobjects) }
+    }
+
+    /// meson_helpers/gobject-counter.c, built for this run and preloaded into Reel: it counts
+    /// the GObjects alive (widgets, textures, GIO and GStreamer objects alike).
+    private static let gobjectCounter: String = {
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("reel-gobject-counter-\(getpid()).so").path
+        let source = Paths.packageRoot.appendingPathComponent("meson_helpers/gobject-counter.c").path
+        let build = shell("/bin/sh", ["-c", "cc -shared -fPIC -O2 -o '\(library)' '\(source)' $(pkg-config --cflags --libs gobject-2.0) -ldl"])
+        precondition(build.status == 0, "could not build the GObject counter: \(build.output)")
+        return library
+    }()
+
+    private func gobjectsAlive(_ app: ReelApp) throws -> Int64 {
+        let reply = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "GObjectsAlive")
+        return reply.first?.int64Value ?? .max
     }
 
     /// Starts counting GStreamer objects made and freed (GStreamer's leaks tracer, in Reel).
@@ -29,24 +46,26 @@ final class LongSessionTests: XCTestCase {
         return reply.first?.int64Value ?? .max
     }
 
-    private func footprint(_ app: ReelApp) -> Footprint {
+    private func footprint(_ app: ReelApp) throws -> Footprint {
         let pid = app.process.processIdentifier
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let rssKB = status.split(whereSeparator: \.isNewline).first { $0.hasPrefix("VmRSS:") }
             .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
-        return Footprint(residentMB: rssKB / 1024, descriptors: fds)
+        return Footprint(residentMB: rssKB / 1024, descriptors: fds, gobjects: try gobjectsAlive(app))
     }
 
     private func launch(_ arguments: [String]) throws -> ReelApp {
         // Only GstObjects are tracked: buffers and events come and go by the thousand.
-        try ReelApp(arguments, environment: ["GST_TRACERS": "leaks(filters=GstObject)", "GST_DEBUG": "GST_TRACER:0"])
+        try ReelApp(arguments, environment: ["GST_TRACERS": "leaks(filters=GstObject)", "GST_DEBUG": "GST_TRACER:0",
+                                             "LD_PRELOAD": Self.gobjectCounter])
     }
 
     private func assertNoGrowth(from start: Footprint, to end: Footprint, objectsNotFreed: Int64,
                                 file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertLessThan(end.residentMB - start.residentMB, 10, "resident memory grew: \(start) → \(end)", file: file, line: line)
         XCTAssertLessThanOrEqual(end.descriptors - start.descriptors, 2, "file descriptors leak: \(start) → \(end)", file: file, line: line)
+        XCTAssertLessThan(end.gobjects - start.gobjects, 20, "GObjects leak: \(start) → \(end)", file: file, line: line)
         // The same state (an item paused) at both ends: the same objects, give or take a few
         // in flight (up to 6 seen); a leak per item change would leave hundreds.
         XCTAssertLessThan(objectsNotFreed, 20, "GStreamer objects made and never freed", file: file, line: line)
@@ -82,15 +101,17 @@ final class LongSessionTests: XCTestCase {
             }
             eventually("item change \(change) playing") { app.title != before && app.status == "Playing" }
             if change == warmUp {
-                try settle(app) { start = footprint(app) }
+                try settle(app) { start = try footprint(app) }
             }
             if change == changes - counted {
                 try settle(app) { try startCountingObjects(app) }
             }
+            // The curve, not just its ends: a leak grows steadily, a cache levels off.
+            if change % 100 == 0 { print("long session: after \(change) item changes: \(try footprint(app))") }
         }
         var end: Footprint?, notFreed: Int64 = 0
         try settle(app) {
-            end = footprint(app)
+            end = try footprint(app)
             notFreed = try objectsNotFreed(app)
         }
         let endFootprint = end!
@@ -120,13 +141,13 @@ final class LongSessionTests: XCTestCase {
             guard detached, back else {
                 return XCTFail("cycle \(cycle): \(app.status); Reel said: \(app.output.suffix(3000))")
             }
-            if cycle == warmUp { start = settledFootprint(app) }
+            if cycle == warmUp { start = try settledFootprint(app) }
             if cycle == cycles - counted { try startCountingObjects(app) }
             // The curve, not just its ends: a leak grows steadily, a cache levels off.
-            if cycle % 20 == 0 { print("long session: after \(cycle) cycles: \(footprint(app))") }
+            if cycle % 20 == 0 { print("long session: after \(cycle) cycles: \(try footprint(app))") }
         }
         XCTAssertEqual(app.status, "Playing", "sound played on throughout: \(app.output.suffix(2000))")
-        let end = settledFootprint(app)
+        let end = try settledFootprint(app)
         let notFreed = try objectsNotFreed(app)
         latencies.sort()
         print("long session: \(cycles) minimize/restore cycles: after warm-up \(start!), at the end \(end); " +
@@ -139,9 +160,9 @@ final class LongSessionTests: XCTestCase {
     /// The footprint once the restored window has drawn a second of video: the frame path's
     /// buffers and the window's drawing surfaces take about 10 MB in that second, so a
     /// footprint taken at the first frame depends on the moment more than on the run.
-    private func settledFootprint(_ app: ReelApp) -> Footprint {
+    private func settledFootprint(_ app: ReelApp) throws -> Footprint {
         let shown = app.framesShown
         eventually("a second of video drawn") { app.framesShown >= shown + 30 }
-        return footprint(app)
+        return try footprint(app)
     }
 }

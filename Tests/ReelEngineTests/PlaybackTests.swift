@@ -118,6 +118,9 @@ final class PlaybackTests: EngineTestCase {
         player.waitForPlaying()
         waitUntil("frames") { player.engine.frameSink.frameCounts.received > 10 }
         player.model.setVideoVisible(false)
+        // The branch is detached a second later (GstPlayEngine.applyVideoTrackSwitch); frames
+        // already on their way may still land.
+        waitUntil("video branch detached", timeout: 3) { !player.engine.isVideoBranchAttached }
         runMainLoop(for: 0.5)
         let before = player.engine.frameSink.frameCounts.received
         let position = player.model.position

@@ -140,6 +140,8 @@ void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 // G_MININT64, when that tracer is not active. Each change call starts a new count.
 gboolean reel_gst_object_count_start(void);
 gint64 reel_gst_object_count_change(void);
+// GObjects alive, when meson_helpers/gobject-counter.c is preloaded; G_MININT64 otherwise.
+gint64 reel_gobject_live_count(void);
 
 // Opens a PulseAudio sink that stays open for the life of the process (see shims.c for why);
 // FALSE when there is no PulseAudio server to open it on. Only the first call does anything.
