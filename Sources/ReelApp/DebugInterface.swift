@@ -22,6 +22,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="FramesShown" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
       <property name="VideoAttached" type="b" access="read"/>
+      <property name="MemoryReleases" type="t" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
@@ -63,6 +64,7 @@ final class DebugInterface: DBusObjectHandler {
         case "FramesShown": return .uint64(counts.shown)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
         case "VideoAttached": return .bool(engine.isVideoBranchAttached)
+        case "MemoryReleases": return .uint64(engine.memoryReleases)
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)

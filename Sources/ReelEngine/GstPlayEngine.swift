@@ -53,6 +53,9 @@ public final class GstPlayEngine: PlaybackEngine {
     /// `isVideoEnabled` after the delays `applyVideoTrackSwitch` explains.
     public var isVideoBranchAttached: Bool { branchAttached.withLock { $0 } }
     private let branchAttached = Locked(true)
+    /// How many times the memory the video used has been given back (see `endSwitchSpacing`).
+    public var memoryReleases: UInt64 { memoryReleaseCount.withLock { $0 } }
+    private let memoryReleaseCount = Locked<UInt64>(0)
     private var lastMediaInfo: MediaInfo?
     private var subtitleSink: SubtitleSink!
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
@@ -279,7 +282,10 @@ public final class GstPlayEngine: PlaybackEngine {
         itemPosition = 0
         itemDuration = nil
         gst_play_set_uri(player.pointer, uri)
-        applyVideoTrackSwitch()  // one held back at the end of the last item
+        // A switch held back at the end of the last item goes ahead (a detach after its delay).
+        // Forcing it through at once here, spacing or not, was tried: minimize/restore cycles
+        // then grew resident memory by half a megabyte each, for reasons not yet understood.
+        applyVideoTrackSwitch()
         if QueueItem(id: 0, uri: uri).isLocalFile { startLoadingWatchdog(for: uri) }
     }
 
@@ -417,16 +423,25 @@ public final class GstPlayEngine: PlaybackEngine {
             branchAttached.withLock { $0 = enabled != 0 }
         }
         videoSwitchTimer = addTimeout(milliseconds: Self.videoSwitchSpacing) { [weak self] in
-            guard let self else { return false }
-            self.videoSwitchTimer = 0
-            // The video branch is gone by now. While frames are drawn, malloc keeps their
-            // freed blocks for reuse (reel_frame_sink_bin_new); with nothing to draw they are
-            // given back, so a player left in the background holds no video memory — and
-            // blocks kept by threads that have since ended do not pile up over many cycles.
-            if !self.videoTrackEnabled { self.videoSwitchQueue.async { reel_release_free_memory() } }
-            self.applyVideoTrackSwitch()
+            self?.videoSwitchTimer = 0
+            self?.endSwitchSpacing()
             return false
         }
+    }
+
+    /// The spacing after a switch is over.
+    private func endSwitchSpacing() {
+        // The video branch is gone by now. While frames are drawn, malloc keeps their freed
+        // blocks for reuse (reel_frame_sink_bin_new); with nothing to draw they are given back,
+        // so a player left in the background holds no video memory — and blocks kept by
+        // threads that have since ended do not pile up over many cycles.
+        if !videoTrackEnabled {
+            videoSwitchQueue.async { [memoryReleaseCount] in
+                reel_release_free_memory()
+                memoryReleaseCount.withLock { $0 += 1 }
+            }
+        }
+        applyVideoTrackSwitch()
     }
 
     // MARK: Errors

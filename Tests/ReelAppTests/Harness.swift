@@ -165,7 +165,8 @@ final class ReelApp {
     var bufferingShown: Bool { debugProperty("BufferingShown") == .bool(true) }
 
     var framesReceived: UInt64 { if case .uint64(let n)? = debugProperty("FramesReceived") { return n } else { return 0 } }
-    var framesShown: UInt64 { if case .uint64(let n)? = debugProperty("FramesShown") { return n } else { return 0 } }
+    var framesShown: UInt64 { debugUInt64("FramesShown") }
+    func debugUInt64(_ name: String) -> UInt64 { if case .uint64(let n)? = debugProperty(name) { return n } else { return 0 } }
 
     /// CPU time (user + system) the process has used, in seconds.
     var cpuTime: Double { Self.cpuTime(pid: process.processIdentifier) }
