@@ -36,8 +36,6 @@ public final class GstPlayEngine: PlaybackEngine {
     private var videoEnabled = true
     private var videoTrackEnabled = true
     private var videoSwitchTimer: guint = 0
-    /// Set while the detach delay has run out and the detach may go ahead.
-    private var detachIsDue = false
     static let videoDetachDelay: UInt32 = 1000  // ms
     static let videoSwitchSpacing: UInt32 = 1000  // ms
     /// Where the video branch is switched, in order: never on the main thread, which must not
@@ -402,16 +400,14 @@ public final class GstPlayEngine: PlaybackEngine {
     /// in the item's last `videoSwitchEndMargin` seconds (more than playsink's queues hold) a
     /// switch waits for the next item, or for a seek away from the end. And it runs on
     /// `videoSwitchQueue`, so that a hang left unforeseen cannot take the window with it.
-    private func applyVideoTrackSwitch() {
+    /// `detachIsDue`: the detach delay has run out.
+    private func applyVideoTrackSwitch(detachIsDue: Bool = false) {
         guard videoSwitchTimer == 0, videoEnabled != videoTrackEnabled else { return }
         if let itemDuration, itemPosition > itemDuration - Self.videoSwitchEndMargin { return }
         if !videoEnabled && !detachIsDue {
             videoSwitchTimer = addTimeout(milliseconds: Self.videoDetachDelay) { [weak self] in
-                guard let self else { return false }
-                self.videoSwitchTimer = 0
-                self.detachIsDue = true
-                self.applyVideoTrackSwitch()
-                self.detachIsDue = false
+                self?.videoSwitchTimer = 0
+                self?.applyVideoTrackSwitch(detachIsDue: true)
                 return false
             }
             return

@@ -164,7 +164,7 @@ final class ReelApp {
     var messageShown: String { debugProperty("MessageShown")?.stringValue ?? "" }
     var bufferingShown: Bool { debugProperty("BufferingShown") == .bool(true) }
 
-    var framesReceived: UInt64 { if case .uint64(let n)? = debugProperty("FramesReceived") { return n } else { return 0 } }
+    var framesReceived: UInt64 { debugUInt64("FramesReceived") }
     var framesShown: UInt64 { debugUInt64("FramesShown") }
     func debugUInt64(_ name: String) -> UInt64 { if case .uint64(let n)? = debugProperty(name) { return n } else { return 0 } }
 
