@@ -352,8 +352,7 @@ class Bench:
                 self.record(p.label, "CPU fullscreen 1920×1080", measure_cpu(p.pid, a.window))
                 p.fullscreen(False)
                 p.minimize()
-                # Reel detaches its video branch a second after the window is minimized.
-                time.sleep(a.settle + 1)
+                time.sleep(a.settle)
                 self.record(p.label, "CPU minimized", measure_cpu(p.pid, a.window))
                 p.restore()
                 time.sleep(a.settle)
