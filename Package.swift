@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Reel: a GTK 4 + GStreamer video player. The targets follow the data flow:
-//   C system libraries + CShims  →  ReelGLib (ownership, signals, main loop)
+//   C system libraries + CGLibShims  →  ReelGLib (ownership, signals, main loop); CShims (GTK, GStreamer)
 //   ReelCore (pure Swift model)  ←  ReelEngine (GstPlay, frames)  →  ReelMPRIS, ReelApp
 import PackageDescription
 
@@ -22,13 +22,11 @@ let package = Package(
         systemLibrary("CGstVideo", "gstreamer-video-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGstPbutils", "gstreamer-pbutils-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CDBus", "dbus-1", "libdbus-1-dev"),
-        .target(
-            name: "CShims",
-            dependencies: ["CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp"],
-            linkerSettings: [.linkedLibrary("dispatch")]),
+        .target(name: "CGLibShims", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
+        .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp"]),
 
         .target(name: "ReelCore"),
-        .target(name: "ReelGLib", dependencies: ["ReelCore", "CGio", "CShims"]),
+        .target(name: "ReelGLib", dependencies: ["CGio", "CGLibShims"]),
         .target(
             name: "ReelEngine",
             dependencies: ["ReelCore", "ReelGLib", "CShims", "CGio", "CGtk", "CGStreamer",
@@ -37,12 +35,20 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: ["ReelCore", "ReelGLib", "ReelEngine", "ReelMPRIS", "CShims", "CGio",
-                           "CGtk", "CAdwaita"],
-            path: "Sources/ReelApp"),
+                           "CGtk", "CAdwaita", "CGStreamer"],
+            path: "Sources/ReelApp",
+            // Crash reports name Reel's own functions in their stacks (dladdr sees exported symbols only).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])],
+            plugins: ["ProjectInfo"]),
+
+        // The version and application id, from meson.build.
+        .plugin(name: "ProjectInfo", capability: .buildTool(), path: "meson_helpers/ProjectInfo"),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
-        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "CGStreamer"]),
-        .testTarget(name: "ReelAppTests", dependencies: ["CDBus"], exclude: ["Fixtures"]),
+        // What the test targets share: the package's paths and test media, waiting on a condition.
+        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "CGStreamer", "ReelTestSupport"]),
+        .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelTestSupport"], exclude: ["Fixtures"]),
     ]
 )

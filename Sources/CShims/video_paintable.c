@@ -17,7 +17,24 @@ struct _ReelVideoPaintable {
   ReelDrawSizeCallback draw_size_callback;
   gpointer draw_size_data;
   GDestroyNotify draw_size_notify;
+  // Frames set and not drawn since this time (monotonic µs; 0: every frame set was drawn).
+  gint64 undrawn_since;
+  gboolean drawing_stalled;
+  ReelDrawingStalledCallback stalled_callback;
+  gpointer stalled_data;
+  GDestroyNotify stalled_notify;
 };
+
+// Frames set but not drawn for this long mean the window is not being drawn at all: a Wayland
+// compositor sends no frame callbacks to a surface it does not show (minimized, on another
+// workspace), and GTK then waits to draw. Far longer than a slow frame under load.
+#define DRAWING_STALL_US (G_USEC_PER_SEC * 3 / 4)
+
+static void set_drawing_stalled(ReelVideoPaintable *self, gboolean stalled) {
+  if (self->drawing_stalled == stalled) return;
+  self->drawing_stalled = stalled;
+  if (self->stalled_callback) self->stalled_callback(stalled, self->stalled_data);
+}
 
 static void reel_video_paintable_iface_init(GdkPaintableInterface *iface);
 
@@ -26,6 +43,8 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(ReelVideoPaintable, reel_video_paintable, G_TYPE_O
 
 static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
+  self->undrawn_since = 0;
+  set_drawing_stalled(self, FALSE);
   if (self->texture == NULL) return;
   // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
   graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height);
@@ -90,6 +109,7 @@ static void reel_video_paintable_dispose(GObject *object) {
   g_clear_object(&self->texture);
   g_clear_pointer(&self->bgra, g_bytes_unref);
   reel_video_paintable_set_draw_size_callback(self, NULL, NULL, NULL);
+  reel_video_paintable_set_drawing_stalled_callback(self, NULL, NULL, NULL);
   G_OBJECT_CLASS(reel_video_paintable_parent_class)->dispose(object);
 }
 
@@ -125,6 +145,11 @@ void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *textur
   if (size_changed)
     gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
   gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+  if (texture != NULL) {
+    gint64 now = g_get_monotonic_time();
+    if (self->undrawn_since == 0) self->undrawn_since = now;
+    else if (now - self->undrawn_since > DRAWING_STALL_US) set_drawing_stalled(self, TRUE);
+  }
 }
 
 void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *texture, gint par_n, gint par_d) {
@@ -153,4 +178,12 @@ void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelD
   self->draw_size_data = user_data;
   self->draw_size_notify = notify;
   self->drawn_width = self->drawn_height = 0;
+}
+
+void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self, ReelDrawingStalledCallback callback,
+                                                       gpointer user_data, GDestroyNotify notify) {
+  if (self->stalled_notify) self->stalled_notify(self->stalled_data);
+  self->stalled_callback = callback;
+  self->stalled_data = user_data;
+  self->stalled_notify = notify;
 }

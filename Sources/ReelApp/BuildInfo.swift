@@ -2,8 +2,8 @@ import Foundation
 
 /// Identifiers and where Reel finds its data, installed or running from the build tree.
 enum BuildInfo {
-    static let appID = "org.reelplayer.Reel"
-    static let version = "0.1.0"
+    static let appID = ProjectInfo.appID
+    static let version = ProjectInfo.version
     static let gettextDomain = "reel"
     static let name = "Reel"
 

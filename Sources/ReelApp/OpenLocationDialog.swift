@@ -8,7 +8,8 @@ import ReelGLib
 /// Asks for the address of a stream (Ctrl+L) and opens it; only http and https are offered.
 @MainActor
 enum OpenLocationDialog {
-    static func present(parent: Widget, open: @escaping @MainActor (String) -> Void, refuse: @escaping @MainActor (String) -> Void) {
+    @discardableResult
+    static func present(parent: Widget, open: @escaping @MainActor (String) -> Void, refuse: @escaping @MainActor (String) -> Void) -> Widget {
         let dialog = adw_message_dialog_new(gcast(parent), tr("Open Location"),
                                             UI.escapeMarkup(tr("Enter the address of a video or audio stream.")))!
         let entry = gtk_entry_new()!
@@ -34,5 +35,6 @@ enum OpenLocationDialog {
             }
         }
         gtk_window_present(gcast(dialog))
+        return dialog
     }
 }

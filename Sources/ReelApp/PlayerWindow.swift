@@ -12,23 +12,23 @@ import ReelGLib
 final class PlayerWindow {
     let window: Widget
     private let model: PlayerModel
-    private var lastToast: String?
+    private(set) var lastToast: String?
     private let frameSink: FrameSink
     private let titleWidget: Widget
     private let toasts: Widget
     private let content: Widget
-    private let videoView: VideoView
-    private let controls: ControlBar
-    private let queuePanel: QueuePanel
+    let videoView: VideoView
+    let controls: ControlBar
+    let queuePanel: QueuePanel
     private let queueFlap: Widget
-    private let controlsRevealer: Widget
+    let controlsRevealer: Widget
     private let subtitleLabel: Widget
     private let header: Widget
-    private let bufferingIndicator: Widget
+    let bufferingIndicator: Widget
     private let bufferingLabel: Widget
     private var idleInhibitor: IdleInhibitor!
     private var hideControlsTimer: guint = 0
-    private var fileChooser: OpaquePointer?
+    private var opening: FileOpening!
     private var observation: PlayerModel.Observation?
     private var visibility: VisibilityWatcher?
     private weak var application: ReelApplication?
@@ -40,7 +40,10 @@ final class PlayerWindow {
         self.frameSink = frameSink
         self.application = application
         window = adw_application_window_new(gcast(application.app))!
-        gtk_window_set_default_size(gcast(window), 960, 600)
+        gtk_window_set_default_size(gcast(window), 960, 600)  // the schema's defaults, remembered from then on:
+        for (key, property) in [(SettingKey.windowWidth, "default-width"), (.windowHeight, "default-height")] {
+            application.settings?.bind(key, to: UnsafeMutableRawPointer(window), property: property)
+        }
         gtk_window_set_title(gcast(window), BuildInfo.name)
 
         titleWidget = adw_window_title_new(BuildInfo.name, nil)!
@@ -55,35 +58,37 @@ final class PlayerWindow {
         adw_header_bar_pack_end(gcast(header), queueButton)
 
         videoView = VideoView(paintable: frameSink.paintable.pointer)
-        controls = ControlBar(model: model, skipInterval: { [weak application] in application?.skipInterval ?? 10 })
+        controls = ControlBar(model: model, skipInterval: { [weak application] in application?.skipInterval ?? Seconds(Settings.defaultSkipInterval) })
         controlsRevealer = gtk_revealer_new()!
         gtk_revealer_set_transition_type(gcast(controlsRevealer), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
         gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
         gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
         gtk_widget_set_valign(controlsRevealer, GTK_ALIGN_END)
-        subtitleLabel = UI.label(classes: ["subtitle"])
+        subtitleLabel = UI.label(classes: ["reel-subtitle"])
         gtk_label_set_wrap(gcast(subtitleLabel), 1)
         gtk_label_set_justify(gcast(subtitleLabel), GTK_JUSTIFY_CENTER)
         gtk_widget_set_valign(subtitleLabel, GTK_ALIGN_END)
         gtk_widget_set_halign(subtitleLabel, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_bottom(subtitleLabel, 84)
         gtk_widget_set_can_target(subtitleLabel, 0)
         gtk_widget_set_visible(subtitleLabel, 0)
         let spinner = gtk_spinner_new()!
         gtk_spinner_start(gcast(spinner))
         gtk_widget_set_size_request(spinner, 32, 32)
-        bufferingLabel = UI.label("", classes: ["buffering"])
+        bufferingLabel = UI.label("")
         bufferingIndicator = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [spinner, bufferingLabel])
         gtk_widget_set_halign(bufferingIndicator, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(bufferingIndicator, GTK_ALIGN_CENTER)
         gtk_widget_set_can_target(bufferingIndicator, 0)
         gtk_widget_set_visible(bufferingIndicator, 0)
-        UI.addClasses(bufferingIndicator, "osd", "buffering-indicator")
+        UI.addClasses(bufferingIndicator, "osd", "reel-buffering-indicator")
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(gcast(overlay), videoView.widget)
         gtk_overlay_add_overlay(gcast(overlay), subtitleLabel)
         gtk_overlay_add_overlay(gcast(overlay), bufferingIndicator)
         gtk_overlay_add_overlay(gcast(overlay), controlsRevealer)
+        // The control bar fits the video area's width; what sits above the bar makes room for it
+        // (onLayoutChange, from the first fit on).
+        gtk_overlay_add_overlay(gcast(overlay), Self.widthWatcher { [controls] width in controls.fit(width: width) })
 
         let empty = adw_status_page_new()!
         adw_status_page_set_icon_name(gcast(empty), "video-x-generic-symbolic")
@@ -108,40 +113,67 @@ final class PlayerWindow {
         adw_flap_set_flap_position(gcast(queueFlap), GTK_PACK_END)
         adw_flap_set_reveal_flap(gcast(queueFlap), 0)
         adw_flap_set_swipe_to_open(gcast(queueFlap), 0)
+        // The user opens and closes the queue: resizing across the fold must not do it for them.
+        adw_flap_set_locked(gcast(queueFlap), 1)
         let body = queueFlap
 
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header, body]))
         adw_application_window_set_content(gcast(window), toasts)
 
-        installDropTarget()
+        opening = FileOpening(window: window, open: { [weak application] uris in application?.open(uris) },
+                              openSubtitles: { uri in model.openSubtitles(uri: uri) },
+                              refused: { [weak self] message in self?.showToast(message) })
         installPointerWatch(on: overlay)
         installFullscreenGestures(on: overlay)
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
-        if let shortcuts = ShortcutsWindow.make() {
-            gtk_application_window_set_help_overlay(gcast(window), shortcuts)
-            g_object_unref(UnsafeMutableRawPointer(shortcuts))
-        }
-        connectMainSignal(videoView.picture, "map") { _ in frameSink.setAccepting(true) }
+        showSkipInterval(Int(application.skipInterval))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
+        controls.onLayoutChange = { [weak self] in
+            guard let self else { return }
+            gtk_widget_set_margin_bottom(self.subtitleLabel, self.controls.height + Self.subtitleClearance)
+            self.videoView.setBottomInset(self.controls.height)
+        }
         connectMainSignal(window, "notify::fullscreened") { [weak self, weak application] _ in
             // Fullscreen is the video alone: no header bar; the controls come and go as usual.
             if let self { gtk_widget_set_visible(self.header, self.isFullscreen ? 0 : 1) }
             application?.windowStateChanged()
+        }
+        // A folded queue also closes by a click beside it: the action's state follows the flap.
+        connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self, weak application] _ in
+            if let self { application?.queueShownChanged(self.isQueueShown) }
         }
         connectMainSignal(window, "close-request") { [weak self, weak application] args in
             let hide = application?.shouldHideInsteadOfClosing() ?? false
             if hide, let self { gtk_widget_set_visible(self.window, 0) }
             args.setReturn(hide)
         }
-        visibility = VisibilityWatcher(window: window) { [weak self, weak application] visible in
-            application?.videoVisibilityChanged(visible: visible, minimized: self?.visibility?.isMinimized ?? false)
+        visibility = VisibilityWatcher(window: window, videoPaintable: frameSink.paintable.pointer) { [weak self, weak application] visible in
+            application?.videoVisibilityChanged(visible: visible, hiddenByDesktop: self?.visibility?.isHiddenByDesktop ?? false)
             self?.updateIdleInhibit()
         }
         refresh()
     }
 
     func present() { gtk_window_present(gcast(window)) }
+    func showOpenDialog() { opening.showOpenDialog() }
+    func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
+
+    /// Space between a subtitle and the control bar.
+    private static let subtitleClearance: Int32 = 12
+
+    /// An invisible overlay child the size of the video area that reports its width. GTK 4.8
+    /// has no size-allocate signal; a drawing area's "resize" is the allocation. The report
+    /// waits for the layout pass to end, since it changes what the bar shows.
+    private static func widthWatcher(_ changed: @escaping @MainActor (Int32) -> Void) -> Widget {
+        let area = gtk_drawing_area_new()!
+        gtk_widget_set_can_target(area, 0)
+        connectMainSignal(area, "resize") { args in
+            let width = Int32(args.int(1))
+            runSoon { changed(width) }
+        }
+        return area
+    }
 
     private static func mainMenuButton() -> Widget {
         let menu = g_menu_new()!
@@ -157,16 +189,16 @@ final class PlayerWindow {
         return button
     }
 
-    /// What the window tells the user: the error on the video area, else the latest toast.
-    var messageShown: String { videoView.errorShown ?? lastToast ?? "" }
-
-    /// Whether the buffering (or connecting) indicator is up.
-    var bufferingShown: Bool { gtk_widget_get_visible(bufferingIndicator) != 0 }
-
-    /// Whether the control bar is fully shown (not hidden, not fading).
-    var controlsShown: Bool {
-        gtk_revealer_get_reveal_child(gcast(controlsRevealer)) != 0 && gtk_revealer_get_child_revealed(gcast(controlsRevealer)) != 0
+    /// The control bar's tooltips and the shortcuts window name the skip interval (a setting).
+    func showSkipInterval(_ seconds: Int) {
+        controls.showSkipInterval(seconds)
+        if let shortcuts = ShortcutsWindow.make(skipInterval: seconds) {
+            gtk_application_window_set_help_overlay(gcast(window), shortcuts)
+            g_object_unref(UnsafeMutableRawPointer(shortcuts))
+        }
     }
+
+    var isQueueShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 }
 
     func setQueueShown(_ shown: Bool) {
         adw_flap_set_reveal_flap(gcast(queueFlap), shown ? 1 : 0)
@@ -284,7 +316,13 @@ final class PlayerWindow {
 
     private func installPointerWatch(on widget: Widget) {
         let motion = gtk_event_controller_motion_new()!
-        connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] _ in
+        var last: (x: Double, y: Double)?
+        connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
+            // Only a pointer that moved: GTK (4.8) also reports motion at a resting pointer
+            // whenever the layout under it changes — on Wayland with every tick of the time label.
+            let point = (x: args.double(1), y: args.double(2))
+            defer { last = point }
+            if let last, abs(last.x - point.x) < 1, abs(last.y - point.y) < 1 { return }
             self?.showControls()
         }
         gtk_widget_add_controller(widget, motion)
@@ -308,90 +346,5 @@ final class PlayerWindow {
             }
             return false
         }
-    }
-
-    // MARK: Opening
-
-    func showOpenDialog() {
-        showFileChooser(title: tr("Open"), filterName: tr("Videos and Audio"), multiple: true,
-                        add: { filter in for type in MediaTypes.mimeTypes { gtk_file_filter_add_mime_type(filter, type) } }) {
-            [weak self] uris in self?.application?.open(uris)
-        }
-    }
-
-    func showOpenSubtitlesDialog() {
-        showFileChooser(title: tr("Add Subtitles"), filterName: tr("Subtitles"), multiple: false,
-                        add: { filter in for ext in SubtitleFiles.extensions { gtk_file_filter_add_suffix(filter, ext) } }) {
-            [weak self] uris in if let uri = uris.first { self?.model.openSubtitles(uri: uri) }
-        }
-    }
-
-    private func showFileChooser(title: String, filterName: String, multiple: Bool,
-                                 add: (OpaquePointer) -> Void,
-                                 then accept: @escaping @MainActor ([String]) -> Void) {
-        let chooser = gtk_file_chooser_native_new(title, gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                  tr("_Open"), tr("_Cancel"))!
-        gtk_file_chooser_set_select_multiple(gcast(chooser), multiple ? 1 : 0)
-        let filter = gtk_file_filter_new()!
-        gtk_file_filter_set_name(filter, filterName)
-        add(filter)
-        gtk_file_chooser_add_filter(gcast(chooser), filter)
-        g_object_unref(UnsafeMutableRawPointer(filter))
-        connectMainSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] args in
-            guard let self else { return }
-            if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {
-                let files = gtk_file_chooser_get_files(gcast(chooser))
-                accept(Self.uris(in: files))
-                if let files { g_object_unref(UnsafeMutableRawPointer(files)) }
-            }
-            if let chooser = self.fileChooser { g_object_unref(UnsafeMutableRawPointer(chooser)) }
-            self.fileChooser = nil
-        }
-        if let old = fileChooser { g_object_unref(UnsafeMutableRawPointer(old)) }
-        fileChooser = chooser
-        gtk_native_dialog_show(gcast(chooser))
-    }
-
-    private static func uris(in files: OpaquePointer?) -> [String] {
-        guard let files else { return [] }
-        return (0..<g_list_model_get_n_items(files)).compactMap { index in
-            guard let file = g_list_model_get_item(files, index) else { return nil }
-            defer { g_object_unref(file) }
-            return takeString(g_file_get_uri(OpaquePointer(file)))
-        }
-    }
-
-    private func installDropTarget() {
-        let target = gtk_drop_target_new(reel_type_pointer(), GDK_ACTION_COPY)!
-        var types = [gdk_file_list_get_type(), reel_type_string()]
-        gtk_drop_target_set_gtypes(target, &types, 2)
-        connectMainSignal(UnsafeMutableRawPointer(target), "drop") { [weak self] args in
-            guard let self, let value = args.pointer(1)?.assumingMemoryBound(to: GValue.self) else {
-                args.setReturn(false)
-                return
-            }
-            var uris: [String] = []
-            if reel_value_type(value) == gdk_file_list_get_type(), let list = g_value_get_boxed(value) {
-                var node = gdk_file_list_get_files(OpaquePointer(list))
-                let head = node
-                while let current = node {
-                    if let file = current.pointee.data, let uri = takeString(g_file_get_uri(OpaquePointer(file))) {
-                        uris.append(uri)
-                    }
-                    node = current.pointee.next
-                }
-                g_slist_free(head)
-            } else if let text = g_value_get_string(value) {
-                uris = String(cString: text).split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-                    .map { MediaLocation.uri(for: $0, relativeTo: "/") }
-            }
-            let accepted = uris.filter(MediaLocation.isSupported)
-            if accepted.count < uris.count { self.showToast(tr("Only files and http or https addresses can be opened.")) }
-            if !accepted.isEmpty { self.application?.open(accepted) }
-            args.setReturn(!accepted.isEmpty)
-        }
-        gtk_widget_add_controller(window, target)
     }
 }

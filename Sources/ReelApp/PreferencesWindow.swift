@@ -8,35 +8,37 @@ import ReelGLib
 /// Every setting, editable: an AdwPreferencesWindow whose rows write straight to GSettings.
 @MainActor
 enum PreferencesWindow {
-    static func present(settings: Settings, parent: Widget?) {
+    @discardableResult
+    static func present(settings: Settings, parent: Widget?) -> Widget {
         let window = adw_preferences_window_new()!
         if let parent { gtk_window_set_transient_for(gcast(window), gcast(parent)) }
         gtk_window_set_modal(gcast(window), 1)
         let page = adw_preferences_page_new()!
 
         let playback = group(tr("Playback"))
-        add(spinRow(settings, key: "skip-interval", title: tr("Skip Interval"),
-                    subtitle: tr("Seconds the skip buttons and arrow keys move"), range: 1...300, step: 1), to: playback)
-        add(switchRow(settings, key: "continue-after-errors", title: tr("Continue After Errors"),
+        add(spinRow(settings, key: .skipInterval, title: tr("Skip Interval"),
+                    subtitle: tr("Seconds the skip buttons and arrow keys move"), step: 1), to: playback)
+        add(switchRow(settings, key: .continueAfterErrors, title: tr("Continue After Errors"),
                       subtitle: tr("Play the next item when one cannot be played")), to: playback)
-        add(switchRow(settings, key: "resume-playback", title: tr("Resume Where You Left Off"),
+        add(switchRow(settings, key: .resumePlayback, title: tr("Resume Where You Left Off"),
                       subtitle: tr("Remember the position in long videos")), to: playback)
 
         let background = group(tr("In the Background"))
-        add(choiceRow(settings, key: "minimize-action", title: tr("When Minimized"),
+        add(choiceRow(settings, key: .minimizeAction, title: tr("When Minimized"),
                       choices: [("keep-playing", tr("Keep playing the sound")), ("pause", tr("Pause"))]), to: background)
-        add(choiceRow(settings, key: "close-action", title: tr("When the Window Is Closed While Playing"),
+        add(choiceRow(settings, key: .closeAction, title: tr("When the Window Is Closed While Playing"),
                       choices: [("quit", tr("Quit")), ("keep-playing", tr("Keep playing in the background"))]), to: background)
 
         let queue = group(tr("Queue"))
-        add(spinRow(settings, key: "repeat-each", title: tr("Play Each Item"),
-                    subtitle: tr("Times each item plays before the next"), range: 1...100, step: 1), to: queue)
-        add(spinRow(settings, key: "gap", title: tr("Pause Between Items"),
-                    subtitle: tr("Seconds of silence between items"), range: 0...60, step: 0.5), to: queue)
+        add(spinRow(settings, key: .repeatEach, title: tr("Play Each Item"),
+                    subtitle: tr("Times each item plays before the next"), step: 1), to: queue)
+        add(spinRow(settings, key: .gap, title: tr("Pause Between Items"),
+                    subtitle: tr("Seconds of silence between items"), step: 0.5), to: queue)
 
         for g in [playback, background, queue] { adw_preferences_page_add(gcast(page), gcast(g)) }
         adw_preferences_window_add(gcast(window), gcast(page))
         gtk_window_present(gcast(window))
+        return window
     }
 
     private static func group(_ title: String) -> Widget {
@@ -56,7 +58,7 @@ enum PreferencesWindow {
         return row
     }
 
-    private static func switchRow(_ settings: Settings, key: String, title: String, subtitle: String) -> Widget {
+    private static func switchRow(_ settings: Settings, key: SettingKey, title: String, subtitle: String) -> Widget {
         let row = row(title, subtitle)
         let toggle = gtk_switch_new()!
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
@@ -66,9 +68,9 @@ enum PreferencesWindow {
         return row
     }
 
-    private static func spinRow(_ settings: Settings, key: String, title: String, subtitle: String,
-                                range: ClosedRange<Double>, step: Double) -> Widget {
+    private static func spinRow(_ settings: Settings, key: SettingKey, title: String, subtitle: String, step: Double) -> Widget {
         let row = row(title, subtitle)
+        let range = key.range ?? 0...0
         let spin = gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, step)!
         gtk_widget_set_valign(spin, GTK_ALIGN_CENTER)
         if step < 1 { gtk_spin_button_set_digits(gcast(spin), 1) }
@@ -79,7 +81,7 @@ enum PreferencesWindow {
         return row
     }
 
-    private static func choiceRow(_ settings: Settings, key: String, title: String, choices: [(id: String, label: String)]) -> Widget {
+    private static func choiceRow(_ settings: Settings, key: SettingKey, title: String, choices: [(id: String, label: String)]) -> Widget {
         let row = adw_combo_row_new()!
         adw_preferences_row_set_title(gcast(row), UI.escapeMarkup(title))
         let list = withCStringArray(choices.map(\.label)) { gtk_string_list_new($0) }!

@@ -17,7 +17,9 @@ final class QueuePanel {
     private let list: Widget
     private let countLabel: Widget
     private var shownIDs: [Int] = []
-    private var rows: [Int: (row: Widget, marker: Widget)] = [:]
+    private var rows: [Int: (row: Widget, marker: Widget, label: Widget)] = [:]
+    /// Titles read from the items' tags while they played: a row keeps its item's title after.
+    private var taggedTitles: [Int: String] = [:]
 
     init(model: PlayerModel) {
         self.model = model
@@ -88,6 +90,7 @@ final class QueuePanel {
         switch change {
         case .queue: reload()
         case .item, .status: markCurrent()
+        case .media: showCurrentTitle()
         default: break
         }
     }
@@ -100,6 +103,7 @@ final class QueuePanel {
         guard ids != shownIDs else { return markCurrent() }
         shownIDs = ids
         rows = [:]
+        taggedTitles = taggedTitles.filter { ids.contains($0.key) }
         var objects: [gpointer?] = ids.map { gpointer(gtk_string_object_new(String($0))) }
         g_list_store_splice(store, 0, g_list_model_get_n_items(store), &objects, guint(objects.count))
         objects.forEach { g_object_unref($0) }
@@ -114,11 +118,26 @@ final class QueuePanel {
         }
     }
 
+    /// The rows' titles, in order.
+    var rowTitles: [String] {
+        shownIDs.compactMap { rows[$0] }.map { String(cString: gtk_label_get_text(gcast($0.label))) }
+    }
+
+    /// The playing item's tags arrived (or changed): its row shows their title.
+    private func showCurrentTitle() {
+        guard let id = model.currentItem?.id, let title = model.media?.title, !title.isEmpty else { return }
+        taggedTitles[id] = title
+        if let row = rows[id] {
+            gtk_label_set_text(gcast(row.label), title)
+            UI.setAccessibleLabel(row.row, title)
+        }
+    }
+
     private func makeRow(for object: gpointer?) -> Widget {
         let idText = gtk_string_object_get_string(OpaquePointer(object)).map { String(cString: $0) } ?? ""
         let id = Int(idText) ?? -1
         let item = model.queue.items.first { $0.id == id }
-        let name = item.map { $0.id == model.currentItem?.id ? model.title : $0.fallbackTitle } ?? ""
+        let name = taggedTitles[id] ?? item?.fallbackTitle ?? ""
 
         let marker = gtk_image_new_from_icon_name("media-playback-start-symbolic")!
         UI.setAccessibleLabel(marker, tr("Playing"))
@@ -136,7 +155,7 @@ final class QueuePanel {
         gtk_list_box_row_set_child(gcast(row), content)
         UI.setAccessibleLabel(row, name)
         installReordering(on: row, id: id)
-        rows[id] = (row, marker)
+        rows[id] = (row, marker, label)
         gtk_widget_set_opacity(marker, id == model.currentItem?.id ? 1 : 0)
         return row
     }

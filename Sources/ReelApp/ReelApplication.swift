@@ -22,7 +22,8 @@ final class ReelApplication {
     private var savedQueue: SavedQueue?
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
-    var skipInterval: Seconds { settings?.skipInterval ?? 10 }
+    private var openDialogs: [String: Widget] = [:]
+    var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
 
     init() {
         g_set_application_name(BuildInfo.name)
@@ -174,9 +175,14 @@ final class ReelApplication {
             model.continueAfterErrors = settings.continueAfterErrors
             model.setRepeatEach(settings.repeatEach)
             model.setGap(settings.gap)
+            model.pausesWhenHiddenByDesktop = settings.minimizeAction == .pause
         }
         applySequenceSettings()
-        settings.observe(["continue-after-errors", "repeat-each", "gap"], applySequenceSettings)
+        settings.observe([.continueAfterErrors, .repeatEach, .gap, .minimizeAction], applySequenceSettings)
+        settings.observe([.skipInterval]) { [weak self] in
+            guard let self else { return }
+            self.window?.showSkipInterval(Int(self.skipInterval))
+        }
         // Speed and volume are remembered across runs; what was played goes to the desktop's
         // recent files.
         model.observe { change in
@@ -231,13 +237,8 @@ final class ReelApplication {
     // MARK: Background playback
 
     /// Nothing of the video can be seen (minimized, hidden) or it can again.
-    func videoVisibilityChanged(visible: Bool, minimized: Bool) {
-        guard let model = player?.model else { return }
-        if !visible, minimized, settings?.minimizeAction == .pause {
-            model.pause()
-        }
-        // Unseen video is not decoded, converted or uploaded; the sound plays on.
-        model.setVideoVisible(visible)
+    func videoVisibilityChanged(visible: Bool, hiddenByDesktop: Bool) {
+        player?.model.setVideoVisible(visible, hiddenByDesktop: hiddenByDesktop)
     }
 
     /// Closing the window while playing keeps the sound going when the user chose so; Raise
@@ -258,8 +259,8 @@ final class ReelApplication {
         add("play") { _ in model.play() }
         add("pause", accels: ["AudioPause"]) { _ in model.pause() }
         add("stop", accels: ["AudioStop"]) { _ in model.stop() }
-        add("skip-forward", accels: ["Right", "l"]) { [weak self] _ in model.skip(by: self?.skipInterval ?? 10) }
-        add("skip-backward", accels: ["Left", "j"]) { [weak self] _ in model.skip(by: -(self?.skipInterval ?? 10)) }
+        add("skip-forward", accels: ["Right", "l"]) { [weak self] _ in if let self { model.skip(by: self.skipInterval) } }
+        add("skip-backward", accels: ["Left", "j"]) { [weak self] _ in if let self { model.skip(by: -self.skipInterval) } }
         add("step-forward", accels: ["<Shift>Right"]) { _ in model.skip(by: 1) }
         add("step-backward", accels: ["<Shift>Left"]) { _ in model.skip(by: -1) }
         add("seek-start", accels: ["Home"]) { _ in model.seek(to: 0) }
@@ -284,20 +285,22 @@ final class ReelApplication {
         add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
         add("open-location", accels: ["<Control>l"]) { [weak self] _ in
             guard let self, let window = self.window else { return }
-            OpenLocationDialog.present(parent: window.window, open: { [weak self] uri in self?.open([uri]) },
-                                       refuse: { [weak self] message in
-                                           Log.warning(message)
-                                           self?.window?.showToast(message)
-                                       })
+            self.presentOnce("open-location") {
+                OpenLocationDialog.present(parent: window.window, open: { [weak self] uri in self?.open([uri]) },
+                                           refuse: { [weak self] message in
+                                               Log.warning(message)
+                                               self?.window?.showToast(message)
+                                           })
+            }
         }
         add("toggle-fullscreen", accels: ["f", "F11"]) { [weak self] _ in self?.window?.toggleFullscreen() }
         add("leave-fullscreen") { [weak self] _ in self?.window?.setFullscreen(false) }
         withCStringArray(["<Control>question"]) { gtk_application_set_accels_for_action(gcast(app), "win.show-help-overlay", $0) }
         add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
             guard let self, let settings = self.settings else { return }
-            PreferencesWindow.present(settings: settings, parent: self.window?.window)
+            self.presentOnce("preferences") { PreferencesWindow.present(settings: settings, parent: self.window?.window) }
         }
-        add("about") { [weak self] _ in self?.showAbout() }
+        add("about") { [weak self] _ in self?.presentOnce("about") { AboutWindow.present(parent: self?.window?.window) } }
         add("start-over") { _ in model.startOver() }
         installQueueActions(model)
         installTrackActions(model)
@@ -307,16 +310,12 @@ final class ReelApplication {
         }
     }
 
-    private func showAbout() {
-        let about = adw_about_window_new()!
-        adw_about_window_set_application_name(gcast(about), BuildInfo.name)
-        adw_about_window_set_application_icon(gcast(about), BuildInfo.appID)
-        adw_about_window_set_version(gcast(about), BuildInfo.version)
-        adw_about_window_set_developer_name(gcast(about), tr("The Reel developers"))
-        adw_about_window_set_comments(gcast(about), UI.escapeMarkup(tr("Play videos and audio files.")))
-        adw_about_window_set_license_type(gcast(about), GTK_LICENSE_GPL_3_0)
-        if let window { gtk_window_set_transient_for(gcast(about), gcast(window.window)) }
-        gtk_window_present(gcast(about))
+    /// One of each dialog: asked again (keys, menus, D-Bus), the open one comes to the front.
+    private func presentOnce(_ name: String, _ make: () -> Widget) {
+        if let open = openDialogs[name] { return gtk_window_present(gcast(open)) }
+        let dialog = make()
+        openDialogs[name] = dialog
+        connectMainSignal(dialog, "destroy") { [weak self] _ in self?.openDialogs[name] = nil }
     }
 
     /// Shuffle and loop are stateful actions mirroring the model (menus show their state); the
@@ -336,12 +335,8 @@ final class ReelApplication {
             g_simple_action_set_state(loop, g_variant_new_string(name))
         }
         add("show-queue", state: g_variant_new_boolean(0), accels: ["F9"]) { [weak self] _ in
-            guard let self, let queueAction = g_action_map_lookup_action(OpaquePointer(self.app), "show-queue") else { return }
-            let state = g_action_get_state(gcast(queueAction))
-            let shown = state.map { g_variant_get_boolean($0) != 0 } ?? false
-            if let state { g_variant_unref(state) }
-            g_simple_action_set_state(queueAction, g_variant_new_boolean(shown ? 0 : 1))
-            self.window?.setQueueShown(!shown)
+            guard let window = self?.window else { return }
+            window.setQueueShown(!window.isQueueShown)
         }
     }
 
@@ -405,6 +400,12 @@ extension ReelApplication: MPRISHost {
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    /// The window reports the queue panel opening and closing here: the action's state shows it.
+    func queueShownChanged(_ shown: Bool) {
+        guard let action = g_action_map_lookup_action(OpaquePointer(app), "show-queue") else { return }
+        g_simple_action_set_state(gcast(action), g_variant_new_boolean(shown ? 1 : 0))
     }
 
     /// The window reports fullscreen changes here, for MPRIS.

@@ -10,6 +10,7 @@ import ReelGLib
 /// a schema the defaults apply and nothing is remembered — Reel still plays.
 @MainActor
 final class Settings {
+    /// The choices of `SettingKey.minimizeAction` and `.closeAction`.
     enum MinimizeAction: String { case keepPlaying = "keep-playing", pause }
     enum CloseAction: String { case quit, keepPlaying = "keep-playing" }
 
@@ -52,47 +53,61 @@ final class Settings {
         return g_settings_new_full(schema, nil, nil)
     }
 
-    // Clamped again, to the model's own limits: the schema's ranges are GSettings' business.
-    var skipInterval: Seconds { Seconds(clamped(int("skip-interval", 10), 1, 300)) }
-    var minimizeAction: MinimizeAction { MinimizeAction(rawValue: string("minimize-action")) ?? .keepPlaying }
-    var closeAction: CloseAction { CloseAction(rawValue: string("close-action")) ?? .quit }
-    var rate: Double { clamped(double("rate", 1), PlayerModel.rateRange.lowerBound, PlayerModel.rateRange.upperBound) }
-    var volume: Double { clamped(double("volume", 1), 0, 1) }
-    var continueAfterErrors: Bool { bool("continue-after-errors", true) }
-    var resumePlayback: Bool { bool("resume-playback", true) }
-    var repeatEach: Int {
-        clamped(int("repeat-each", 1), PlayerModel.repeatRange.lowerBound, PlayerModel.repeatRange.upperBound)
-    }
-    var gap: Seconds { clamped(double("gap", 0), PlayerModel.gapRange.lowerBound, PlayerModel.gapRange.upperBound) }
+    // Clamped again, to SettingKey's ranges: what GSettings allows is the schema's business.
+    /// The schema's default, for when there are no settings to read.
+    static let defaultSkipInterval = 10
+    var skipInterval: Seconds { Seconds(int(.skipInterval, Self.defaultSkipInterval)) }
+    var minimizeAction: MinimizeAction { MinimizeAction(rawValue: string(.minimizeAction)) ?? .keepPlaying }
+    var closeAction: CloseAction { CloseAction(rawValue: string(.closeAction)) ?? .quit }
+    var rate: Double { double(.rate, 1) }
+    var volume: Double { double(.volume, 1) }
+    var continueAfterErrors: Bool { bool(.continueAfterErrors, true) }
+    var resumePlayback: Bool { bool(.resumePlayback, true) }
+    var repeatEach: Int { int(.repeatEach, 1) }
+    var gap: Seconds { double(.gap, 0) }
 
     /// Calls `handler` whenever one of `keys` changes (in preferences, or from outside with gsettings).
-    func observe(_ keys: [String], _ handler: @escaping @MainActor () -> Void) {
+    func observe(_ keys: [SettingKey], _ handler: @escaping @MainActor () -> Void) {
         guard let settings else { return }
-        for key in keys { connectMainSignal(settings, "changed::\(key)") { _ in handler() } }
+        for key in keys { connectMainSignal(settings, "changed::\(key.rawValue)") { _ in handler() } }
     }
 
-    func setRate(_ value: Double) { set("rate", g_variant_new_double(value)) }
-    func setString(_ key: String, _ value: String) { set(key, g_variant_new_string(value)) }
+    func setRate(_ value: Double) { set(.rate, g_variant_new_double(value)) }
+    func setVolume(_ value: Double) { set(.volume, g_variant_new_double(value)) }
+    func setString(_ key: SettingKey, _ value: String) { set(key, g_variant_new_string(value)) }
 
-    /// Keeps a widget property and a key in step, both ways.
-    func bind(_ key: String, to widget: Widget, property: String) {
-        guard let settings else { gtk_widget_set_sensitive(widget, 0); return }
-        g_settings_bind(settings, key, UnsafeMutableRawPointer(widget), property, G_SETTINGS_BIND_DEFAULT)
+    /// Keeps an object's property and a key in step, both ways.
+    func bind(_ key: SettingKey, to object: UnsafeMutableRawPointer, property: String) {
+        guard let settings else { return }
+        g_settings_bind(settings, key.rawValue, object, property, G_SETTINGS_BIND_DEFAULT)
     }
-    func setVolume(_ value: Double) { set("volume", g_variant_new_double(value)) }
 
-    private func clamped<T: Comparable>(_ value: T, _ low: T, _ high: T) -> T { min(max(value, low), high) }
+    /// A widget's property and a key in step; without settings the widget is insensitive.
+    func bind(_ key: SettingKey, to widget: Widget, property: String) {
+        guard settings != nil else { gtk_widget_set_sensitive(widget, 0); return }
+        bind(key, to: UnsafeMutableRawPointer(widget), property: property)
+    }
 
-    private func int(_ key: String, _ fallback: Int) -> Int { settings.map { Int(g_settings_get_int($0, key)) } ?? fallback }
-    private func double(_ key: String, _ fallback: Double) -> Double {
+    private func clamped(_ value: Double, to key: SettingKey) -> Double {
+        guard let range = key.range else { return value }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    private func int(_ key: SettingKey, _ fallback: Int) -> Int {
         guard let settings else { return fallback }
-        let value = g_settings_get_double(settings, key)
-        return value.isFinite ? value : fallback
+        return Int(clamped(Double(g_settings_get_int(settings, key.rawValue)), to: key))
     }
-    private func bool(_ key: String, _ fallback: Bool) -> Bool { settings.map { g_settings_get_boolean($0, key) != 0 } ?? fallback }
-    func string(_ key: String) -> String { settings.flatMap { takeString(g_settings_get_string($0, key)) } ?? "" }
-    private func set(_ key: String, _ value: OpaquePointer) {
+    private func double(_ key: SettingKey, _ fallback: Double) -> Double {
+        guard let settings else { return fallback }
+        let value = g_settings_get_double(settings, key.rawValue)
+        return value.isFinite ? clamped(value, to: key) : fallback
+    }
+    private func bool(_ key: SettingKey, _ fallback: Bool) -> Bool {
+        settings.map { g_settings_get_boolean($0, key.rawValue) != 0 } ?? fallback
+    }
+    func string(_ key: SettingKey) -> String { settings.flatMap { takeString(g_settings_get_string($0, key.rawValue)) } ?? "" }
+    private func set(_ key: SettingKey, _ value: OpaquePointer) {
         guard let settings else { g_variant_unref(g_variant_ref_sink(value)); return }
-        _ = g_settings_set_value(settings, key, value)
+        _ = g_settings_set_value(settings, key.rawValue, value)
     }
 }

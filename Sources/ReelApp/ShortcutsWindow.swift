@@ -8,11 +8,11 @@ import ReelGLib
 /// as GNOME apps show theirs.
 @MainActor
 enum ShortcutsWindow {
-    private static let sections: [(String, [(String, String)])] = [
+    private static func sections(skipInterval seconds: Int) -> [(String, [(String, String)])] { [
         (tr("Playback"), [
             ("space k", tr("Play or pause")),
-            ("Left j", tr("Back 10 seconds")),
-            ("Right l", tr("Forward 10 seconds")),
+            ("Left j", String(format: trn("Back %d second", "Back %d seconds", seconds), seconds)),
+            ("Right l", String(format: trn("Forward %d second", "Forward %d seconds", seconds), seconds)),
             ("<Shift>Left <Shift>Right", tr("Back or forward 1 second")),
             ("Home End", tr("Go to the start or the end")),
             ("Up Down", tr("Volume up or down")),
@@ -34,14 +34,17 @@ enum ShortcutsWindow {
             ("<Control>question", tr("Keyboard shortcuts")),
             ("<Control>q", tr("Quit")),
         ]),
-    ]
+    ] }
 
-    /// A GtkShortcutsWindow for `window`'s help overlay (the win.show-help-overlay action).
-    static func make() -> OpaquePointer? {
+    /// A GtkShortcutsWindow for `window`'s help overlay (the win.show-help-overlay action); the
+    /// skip keys are named with the interval they skip by.
+    static func make(skipInterval: Int) -> OpaquePointer? {
         func escape(_ text: String) -> String { UI.escapeMarkup(text) }
         var xml = "<interface><object class=\"GtkShortcutsWindow\" id=\"shortcuts\"><property name=\"modal\">1</property>"
+        let title = tr("Keyboard Shortcuts")
+        xml += "<property name=\"title\">\(escape(title))</property>"
         xml += "<child><object class=\"GtkShortcutsSection\"><property name=\"section-name\">main</property>"
-        for (title, shortcuts) in sections {
+        for (title, shortcuts) in sections(skipInterval: skipInterval) {
             xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(escape(title))</property>"
             for (accelerator, name) in shortcuts {
                 xml += "<child><object class=\"GtkShortcutsShortcut\">"

@@ -13,6 +13,7 @@ final class VideoView {
     private let stack: Widget
     private let cover: Widget
     private let audioTitle: Widget
+    private let audioBox: Widget
     private let errorPage: Widget
     let picture: Widget
 
@@ -35,32 +36,68 @@ final class VideoView {
         gtk_picture_set_can_shrink(gcast(cover), 1)
         gtk_widget_set_size_request(cover, 64, 64)
         gtk_widget_set_vexpand(cover, 1)
-        audioTitle = UI.label(classes: ["audio-title"])
+        audioTitle = UI.label(classes: ["reel-audio-title"])
         gtk_label_set_ellipsize(gcast(audioTitle), PANGO_ELLIPSIZE_END)
-        let audioBox = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 18, [cover, audioTitle])
+        audioBox = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 18, [cover, audioTitle])
         gtk_widget_set_margin_top(audioBox, 48)
-        gtk_widget_set_margin_bottom(audioBox, 96)
 
         errorPage = adw_status_page_new()!
         adw_status_page_set_icon_name(gcast(errorPage), "dialog-warning-symbolic")
-        UI.addClasses(errorPage, "error-page")
+        UI.addClasses(errorPage, "reel-error-page")
 
         stack = gtk_stack_new()!
         gtk_stack_add_named(gcast(stack), picture, "video")
         gtk_stack_add_named(gcast(stack), audioBox, "audio")
         gtk_stack_add_named(gcast(stack), errorPage, "error")
-        UI.addClasses(stack, "video-area")
+        UI.addClasses(stack, "reel-video-area")
         gtk_widget_set_vexpand(stack, 1)
         gtk_widget_set_hexpand(stack, 1)
         widget = stack
+    }
+
+    /// Keeps the error page and the audio-only cover clear of the control bar, `height` tall.
+    func setBottomInset(_ height: Int32) {
+        gtk_widget_set_margin_bottom(errorPage, height)
+        gtk_widget_set_margin_bottom(audioBox, height + 24)
     }
 
     /// An item that cannot be played says why where its picture would be.
     func show(error: PlaybackError) {
         // Status page text is Pango markup: escape what comes from file names.
         adw_status_page_set_title(gcast(errorPage), UI.escapeMarkup(tr("Cannot Play This File")))
-        adw_status_page_set_description(gcast(errorPage), UI.escapeMarkup(error.message))
+        adw_status_page_set_description(gcast(errorPage), UI.escapeMarkup(Self.shorteningQuotedNames(in: error.message)))
+        gtk_widget_set_tooltip_text(errorPage, error.message)
         gtk_stack_set_visible_child_name(gcast(stack), "error")
+    }
+
+    /// Names in quotes (“…”, or the 「…」 and «…» translations use) longer than `limit`
+    /// characters keep their start and end (the extension) around an ellipsis, so a long file
+    /// name cannot fill the page.
+    static func shorteningQuotedNames(in message: String, limit: Int = 48) -> String {
+        let quotes: [(Character, Character)] = [("“", "”"), ("「", "」"), ("『", "』"), ("«", "»")]
+        var result = "", rest = Substring(message)
+        while let (open, closing) = quotes.compactMap({ pair in rest.firstIndex(of: pair.0).map { ($0, pair.1) } })
+                .min(by: { $0.0 < $1.0 }),
+              let close = rest[open...].firstIndex(of: closing) {
+            let name = rest[rest.index(after: open)..<close]
+            result += rest[...open]
+            result += name.count <= limit ? String(name) : "\(name.prefix(limit / 2))…\(name.suffix(limit / 2 - 1))"
+            rest = rest[close...]
+        }
+        return result + rest
+    }
+
+    /// The error page's title and explanation labels, for the diagnostics' geometry read-back.
+    var errorTextWidgets: [(String, Widget)] {
+        var labels: [Widget] = []
+        func walk(_ widget: Widget) {
+            if String(cString: gtk_widget_get_css_name(widget)) == "label", gtk_widget_get_visible(widget) != 0,
+               let text = gtk_label_get_text(gcast(widget)), text.pointee != 0 { labels.append(widget) }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child { walk(current); child = gtk_widget_get_next_sibling(current) }
+        }
+        walk(errorPage)
+        return zip(["error-title", "error-description"], labels).map { ($0, $1) }
     }
 
     /// The error the video area shows, as the user reads it; nil when it shows no error.

@@ -2,25 +2,43 @@ import CGtk
 import CShims
 import ReelGLib
 
-/// Tells whether any of the window can be seen: not when it is minimized (the toplevel's
-/// MINIMIZED state on X11), hidden (closed while playing in the background) or, on Wayland with
-/// GTK 4.12 or later, SUSPENDED. Reel detaches the video branch while nothing can be seen.
+/// Tells whether any of the window can be seen. Not when it is hidden (closed while playing in
+/// the background); not when the desktop says it is minimized (the toplevel's MINIMIZED state
+/// on X11) or, from GTK 4.12, SUSPENDED; and not when video frames stop being drawn although
+/// new ones keep coming: GTK 4.8 on Wayland knows neither state, but a Wayland compositor sends
+/// no frame callbacks to a window it does not show (GNOME Shell: minimized, on another
+/// workspace), so GTK stops drawing it. Reel detaches the video branch while nothing can be seen.
 @MainActor
 final class VisibilityWatcher {
     private let window: Widget
     private let onChange: @MainActor (Bool) -> Void
     private(set) var isVisible = true
-    private(set) var isMinimized = false
+    /// Hidden by the desktop (minimized, suspended, not drawn), as opposed to closed by the user.
+    private(set) var isHiddenByDesktop = false
+    private var drawingStalled = false
 
     /// GDK_TOPLEVEL_STATE_SUSPENDED, added in GTK 4.12 (Debian 12 has 4.8): checked at run time.
     private static let suspendedState: UInt32 = gtk_get_minor_version() >= 12 ? 1 << 16 : 0
 
-    init(window: Widget, onChange: @escaping @MainActor (Bool) -> Void) {
+    init(window: Widget, videoPaintable: OpaquePointer, onChange: @escaping @MainActor (Bool) -> Void) {
         self.window = window
         self.onChange = onChange
         connectMainSignal(window, "realize") { [weak self] _ in self?.watchSurface() }
         connectMainSignal(window, "notify::visible") { [weak self] _ in self?.update() }
         if gtk_widget_get_realized(window) != 0 { watchSurface() }
+        let target = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
+        reel_video_paintable_set_drawing_stalled_callback(videoPaintable, { stalled, data in
+            guard let watcher = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue().watcher else { return }
+            MainActor.assumeIsolated {
+                watcher.drawingStalled = stalled != 0
+                watcher.update()
+            }
+        }, target, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
+    }
+
+    private final class WeakTarget {
+        weak var watcher: VisibilityWatcher?
+        init(_ watcher: VisibilityWatcher) { self.watcher = watcher }
     }
 
     private func watchSurface() {
@@ -33,10 +51,11 @@ final class VisibilityWatcher {
         var hiddenByState = false
         if let surface = gtk_native_get_surface(gcast(window)) {
             let state = gdk_toplevel_get_state(surface).rawValue
-            isMinimized = state & GDK_TOPLEVEL_STATE_MINIMIZED.rawValue != 0
-            hiddenByState = isMinimized || state & Self.suspendedState != 0
+            hiddenByState = state & (GDK_TOPLEVEL_STATE_MINIMIZED.rawValue | Self.suspendedState) != 0
         }
-        let visible = gtk_widget_get_visible(window) != 0 && !hiddenByState
+        let shown = gtk_widget_get_visible(window) != 0
+        isHiddenByDesktop = shown && (hiddenByState || drawingStalled)
+        let visible = shown && !isHiddenByDesktop
         guard visible != isVisible else { return }
         isVisible = visible
         onChange(visible)

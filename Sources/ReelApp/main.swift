@@ -1,6 +1,13 @@
 import CGio
+import Foundation
 import ReelEngine
 import ReelGLib
+
+// Run again by the crash handler: put the report's stack into words, then end.
+if let report = ProcessInfo.processInfo.environment["REEL_SYMBOLIZE_CRASH_REPORT"] {
+    CrashReportSymbolizer.run(report: report)
+    exit(0)
+}
 
 // A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's
 // main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).

@@ -36,11 +36,10 @@ public final class PlayerModel {
     nonisolated public static let rateRange: ClosedRange<Double> = 0.25...4.0
     /// Previous restarts the current item when it has played longer than this.
     public static let restartThreshold: Seconds = 3
-    nonisolated public static let repeatRange: ClosedRange<Int> = 1...100
-    nonisolated public static let gapRange: ClosedRange<Seconds> = 0...60
+    nonisolated public static let repeatRange = PlaySequencer.repeatRange
+    nonisolated public static let gapRange = PlaySequencer.gapRange
     /// Playback counts as stalled when the position has not moved for this long while playing.
-    public static let stallTimeout: Seconds = 2
-    static let watchdogInterval: Seconds = 0.5
+    public static let stallTimeout = StallWatchdog.stallTimeout
     /// A failed item stays on screen this long, its error shown (and MPRIS saying Stopped with
     /// its metadata), before the queue moves on: skipping at once would leave the user a toast
     /// about a file no longer in sight.
@@ -60,35 +59,33 @@ public final class PlayerModel {
     /// Move on to the next item when one fails (the queue keeps playing through broken files).
     public var continueAfterErrors = true
     /// Each item plays this many times before the queue moves on (the language learner's loop).
-    public private(set) var repeatEach = 1
+    public var repeatEach: Int { sequencer.repeatEach }
     /// A stream that buffers (or is still connecting) this long without playing on is given up
     /// with a message; the app may shorten it (tests do, through REEL_NETWORK_TIMEOUT).
-    public var bufferingTimeout: Seconds = 20
+    public var bufferingTimeout: Seconds {
+        get { watchdog.waitingTimeout }
+        set { watchdog.waitingTimeout = newValue }
+    }
     /// Seconds between two plays, during which the transport waits and cannot be used.
-    public private(set) var gapLength: Seconds = 0
+    public var gapLength: Seconds { sequencer.gapLength }
     /// While waiting between two plays: the seconds left.
-    public private(set) var gapRemaining: Seconds?
+    public var gapRemaining: Seconds? { sequencer.gapRemaining }
     /// The subtitle line to show now, if any.
     public private(set) var subtitle: SubtitleLine?
-    /// Lines of the subtitle track playing, as they came (ahead of the position).
-    private var subtitleLines: [SubtitleLine] = []
-    static let subtitleLinesKept = 2000
+    private var subtitleTimeline = SubtitleTimeline()
     /// How many times playback stalled and was recovered, for logs and tests.
-    public private(set) var stallRecoveries = 0
+    public var stallRecoveries: Int { watchdog.stalls }
 
     private let engine: PlaybackEngine
     private let scheduler: Scheduler
     private let resumePositions: ResumePositions?
-    /// Plays of the current item finished so far (for repeat-each).
-    private var playsOfCurrentItem = 0
-    private var gapTimer: ScheduledAction?
-    private var afterGap: (@MainActor () -> Void)?
-    private var watchdog: ScheduledAction?
-    private var stalledFor: Seconds = 0
-    private var bufferingFor: Seconds = 0
+    private let sequencer: PlaySequencer
+    private lazy var watchdog = StallWatchdog(
+        scheduler: scheduler, watch: { [weak self] in self?.watched ?? .nothing },
+        onPlayingTick: { [weak self] in self?.playedAWhile() },
+        onFinding: { [weak self] finding in self?.recover(from: finding) })
     /// Moves on past a failed item once its error has been seen (see `errorDwell`).
     private var skipAfterError: ScheduledAction?
-    private var recoveryStep = 0
     private var sinceResumeSave: Seconds = 0
     private var observers: [Int: (Change) -> Void] = [:]
     private var nextObserverID = 0
@@ -102,6 +99,8 @@ public final class PlayerModel {
         self.engine = engine
         self.scheduler = scheduler
         self.resumePositions = resumePositions
+        sequencer = PlaySequencer(scheduler: scheduler)
+        sequencer.onGapChange = { [weak self] in self?.notify(.gap) }
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -180,7 +179,7 @@ public final class PlayerModel {
         queue.remove(id: id)
         notify(.queue)
         if wasCurrent {
-            endGap(continuing: false)
+            sequencer.endGap(continuing: false)
             engine.stop()
             resetItemState()
             status = .idle
@@ -204,18 +203,11 @@ public final class PlayerModel {
     }
 
     public func setRepeatEach(_ count: Int) {
-        let clamped = min(max(count, Self.repeatRange.lowerBound), Self.repeatRange.upperBound)
-        guard clamped != repeatEach else { return }
-        repeatEach = clamped
-        notify(.sequence)
+        if sequencer.setRepeatEach(count) { notify(.sequence) }
     }
 
     public func setGap(_ seconds: Seconds) {
-        guard seconds.isFinite else { return }
-        let clamped = min(max(seconds, Self.gapRange.lowerBound), Self.gapRange.upperBound)
-        guard clamped != gapLength else { return }
-        gapLength = clamped
-        notify(.sequence)
+        if sequencer.setGap(seconds) { notify(.sequence) }
     }
 
     public func setShuffle(_ shuffle: Bool) {
@@ -233,10 +225,10 @@ public final class PlayerModel {
     private func start(_ item: QueueItem, playing: Bool = true) {
         skipAfterError = nil
         saveResumePosition()
-        endGap(continuing: false)
+        sequencer.endGap(continuing: false)
         _ = queue.select(id: item.id)
         resetItemState()
-        playsOfCurrentItem = 0
+        sequencer.itemStarted()
         let resumeAt = resumePositions?.position(for: item.uri)
         setStatus(.loading, notifying: false)
         wantsToPlay = playing
@@ -268,20 +260,12 @@ public final class PlayerModel {
         duration = nil
         media = nil
         pendingSeek = nil
-        subtitleLines.removeAll()
+        subtitleTimeline.removeAll()
         updateSubtitle()
     }
 
-    /// Shows the lines whose stretch holds the position (overlapping ones together, in order).
-    /// A line without times shows until the next one comes.
     private func updateSubtitle() {
-        let due = subtitleLines.filter { line in
-            guard let start = line.start else { return line == subtitleLines.last }
-            return start <= position + 0.05 && line.end.map { position < $0 } ?? true
-        }
-        let line = due.isEmpty ? nil
-            : SubtitleLine(text: due.map(\.text).joined(separator: "\n"), isMarkup: due.allSatisfy(\.isMarkup),
-                           start: due.compactMap(\.start).min(), end: due.compactMap(\.end).max())
+        let line = subtitleTimeline.line(at: position)
         guard line != subtitle else { return }
         subtitle = line
         notify(.subtitle)
@@ -318,7 +302,7 @@ public final class PlayerModel {
     public func stop() {
         guard currentItem != nil else { return }
         saveResumePosition()
-        endGap(continuing: false)
+        sequencer.endGap(continuing: false)
         wantsToPlay = false
         engine.stop()
         pendingSeek = nil
@@ -337,7 +321,7 @@ public final class PlayerModel {
         guard currentItem != nil else { return }
         if isInGap {
             // Waiting after this item: play it again now.
-            endGap(continuing: false)
+            sequencer.endGap(continuing: false)
             restartCurrentItem()
         } else if position > Self.restartThreshold || queue.previousIndex == nil {
             seek(to: 0)
@@ -355,7 +339,11 @@ public final class PlayerModel {
         if accurate { pendingSeek = clamped }
         position = clamped
         notify(.position)
-        if status == .ended || status == .stopped { setStatus(.paused) }
+        if status == .ended || status == .stopped {
+            // From the end, a seek lands paused (the pipeline was left playing at its end).
+            setStatus(.paused)
+            engine.pause()
+        }
         engine.seek(to: clamped, accurate: accurate)
     }
 
@@ -424,12 +412,18 @@ public final class PlayerModel {
     /// Whether any of the video can be seen (the window is not minimized or hidden).
     public private(set) var isVideoVisible = true
 
-    /// The window tells the model whether any of the video can be seen; unseen video is not
+    /// Pause, rather than play on without decoding video, when the desktop hides the window
+    /// (minimized; on Wayland any way the desktop hides it): the user's "When Minimized" choice.
+    public var pausesWhenHiddenByDesktop = false
+
+    /// The window tells the model whether any of the video can be seen, and whether the desktop
+    /// hid it (rather than the user closing it into the background); unseen video is not
     /// decoded. Audio-only media are left alone: there is nothing to detach, and switching the
     /// pipeline's video branch would only disturb their sound.
-    public func setVideoVisible(_ visible: Bool) {
+    public func setVideoVisible(_ visible: Bool, hiddenByDesktop: Bool = false) {
         guard visible != isVideoVisible else { return }
         isVideoVisible = visible
+        if !visible, hiddenByDesktop, pausesWhenHiddenByDesktop, status.isPlaying || status == .loading { pause() }
         syncVideoBranch()
     }
 
@@ -447,9 +441,7 @@ public final class PlayerModel {
             guard pendingSeek == nil, currentItem != nil, status != .ended, status != .stopped,
                   newPosition != position else { return }
             position = newPosition
-            stalledFor = 0
-            bufferingFor = 0
-            recoveryStep = 0
+            watchdog.progressed()
             notify(.position)
             updateSubtitle()
         case .duration(let newDuration):
@@ -486,13 +478,10 @@ public final class PlayerModel {
             // As phones do: pause, and resume only when the user says so.
             if status.isPlaying || (status == .loading && wantsToPlay) { pause() }
         case .subtitle(let line?):
-            // Lines come ahead of time, and again after a seek: keep each once.
-            guard !subtitleLines.contains(line) else { return }
-            subtitleLines.append(line)
-            if subtitleLines.count > Self.subtitleLinesKept { subtitleLines.removeFirst(subtitleLines.count - Self.subtitleLinesKept) }
+            subtitleTimeline.add(line)
             updateSubtitle()
         case .subtitle(nil):
-            subtitleLines.removeAll()
+            subtitleTimeline.removeAll()
             updateSubtitle()
         case .muted(let muted):
             guard muted != isMuted else { return }
@@ -529,13 +518,13 @@ public final class PlayerModel {
     /// one, or end — after the gap, when one is set and something follows.
     private func endOfItem() {
         guard let item = currentItem, !isInGap else { return }
-        playsOfCurrentItem += 1
+        let again = sequencer.playEnded(loopingItem: queue.loopMode == .item)
         pendingSeek = nil
         if let duration { position = duration; notify(.position) }
         resumePositions?.forget(uri: item.uri)
         notify(.played(item))
         let continuation: @MainActor () -> Void
-        if queue.loopMode == .item || playsOfCurrentItem < repeatEach {
+        if again {
             continuation = { [weak self] in self?.restartCurrentItem() }
         } else if let index = queue.nextIndex {
             continuation = { [weak self] in
@@ -543,15 +532,13 @@ public final class PlayerModel {
                 self.start(next)
             }
         } else {
-            engine.pause()
+            // The pipeline rests at its end, on the last frame: a pause here would make GstPlay
+            // (1.22) seek back to the start, and show the first frame under a time at the end.
             setStatus(.ended)
             return
         }
-        if gapLength > 0 {
-            beginGap(then: continuation)
-        } else {
-            continuation()
-        }
+        if gapLength > 0 { engine.pause() }
+        sequencer.afterGap(continuation)
     }
 
     /// Plays the current item again from its start, keeping the count of its plays.
@@ -568,60 +555,12 @@ public final class PlayerModel {
         engine.restart()
     }
 
-    // MARK: The gap between plays
-
-    private func beginGap(then continuation: @escaping @MainActor () -> Void) {
-        engine.pause()
-        afterGap = continuation
-        gapRemaining = gapLength
-        notify(.gap)
-        scheduleGapTick()
-    }
-
-    /// Counts down in whole seconds (a fractional rest first), for the countdown on screen.
-    private func scheduleGapTick() {
-        guard let remaining = gapRemaining else { return }
-        let fraction = remaining.truncatingRemainder(dividingBy: 1)
-        let step = fraction > 0.001 ? fraction : min(1, remaining)
-        gapTimer = scheduler.schedule(after: step) { [weak self] in
-            guard let self, let remaining = self.gapRemaining else { return }
-            let left = remaining - step
-            if left <= 0.001 {
-                self.endGap(continuing: true)
-            } else {
-                self.gapRemaining = left
-                self.notify(.gap)
-                self.scheduleGapTick()
-            }
-        }
-    }
-
-    private func endGap(continuing: Bool) {
-        guard isInGap else { return }
-        gapTimer?.cancel()
-        gapTimer = nil
-        let continuation = afterGap
-        afterGap = nil
-        gapRemaining = nil
-        notify(.gap)
-        if continuing { continuation?() }
-    }
-
     // MARK: The stall watchdog
 
-    /// While playing, checks twice a second that the position moved (each position update
-    /// resets the count). When it has not for
-    /// `stallTimeout`, it tries a flushing seek, then loading the item again, then gives up
-    /// with an error — the seed apps' queues silently stopped after many transitions.
-    private func updateWatchdog() {
-        if !isWaitingForData { bufferingFor = 0 }
-        guard isWatchedForStalls || isWaitingForData, !isInGap else {
-            watchdog = nil
-            return
-        }
-        guard watchdog == nil else { return }
-        stalledFor = 0
-        scheduleWatchdogTick()
+    private var watched: StallWatchdog.Watch {
+        if isInGap { return .nothing }
+        if isWaitingForData { return .data }
+        return isWatchedForStalls ? .stalls : .nothing
     }
 
     /// Buffering, or connecting to a stream: waiting on the network.
@@ -642,50 +581,33 @@ public final class PlayerModel {
         return false
     }
 
-    private func scheduleWatchdogTick() {
-        watchdog = scheduler.schedule(after: Self.watchdogInterval) { [weak self] in
-            guard let self else { return }
-            self.watchdog = nil
-            self.watchdogTick()
-            if self.isWatchedForStalls || self.isWaitingForData, !self.isInGap { self.scheduleWatchdogTick() }
-        }
+    private func playedAWhile() {
+        sinceResumeSave += StallWatchdog.interval
+        if sinceResumeSave >= Self.resumeSaveInterval { saveResumePosition() }
     }
 
-    private func watchdogTick() {
-        if isWaitingForData, let item = currentItem {
+    private func recover(from finding: StallWatchdog.Finding) {
+        guard let item = currentItem else { return }
+        switch finding {
+        case .waitedTooLong:
             // A stream that stopped sending (or sends too slowly to play): give it up in words.
-            bufferingFor += Self.watchdogInterval
-            guard bufferingFor >= bufferingTimeout else { return }
-            bufferingFor = 0
             // Stalled and merely slow look alike from here (the buffer's fill level moves too
             // little to tell): one message covers both.
             let message = status == .loading ? tr("“%@” did not answer in time.") : tr("“%@” is not sending data fast enough to play.")
             engine.stop()
             fail(with: PlaybackError(kind: .network, message: String(format: message, item.displayName)))
-            return
-        }
-        guard isWatchedForStalls, !isInGap else { return }
-        sinceResumeSave += Self.watchdogInterval
-        if sinceResumeSave >= Self.resumeSaveInterval { saveResumePosition() }
-        stalledFor += Self.watchdogInterval
-        guard stalledFor >= Self.stallTimeout, let item = currentItem else { return }
-        stalledFor = 0
-        recoveryStep += 1
-        stallRecoveries += 1
-        switch recoveryStep {
-        case 1:
+        case .stalled(attempt: 1):
             notify(.stallRecovery(.flushingSeek, at: position))
             engine.seek(to: position, accurate: true)
             engine.play()
-        case 2:
+        case .stalled(attempt: 2):
             notify(.stallRecovery(.reload, at: position))
             let at = position
             resetItemState()
             // Loading again: the engine reports the old pipeline stopping on the way.
             setStatus(.loading)
             load(item, at: at)
-        default:
-            recoveryStep = 0
+        case .stalled:
             engine.stop()
             fail(with: PlaybackError(kind: .other, message: String(format: tr("“%@” stopped playing and could not be restarted."), item.displayName)))
         }
@@ -709,7 +631,7 @@ public final class PlayerModel {
 
     private func fail(with error: PlaybackError) {
         guard let item = currentItem else { return }
-        endGap(continuing: false)
+        sequencer.endGap(continuing: false)
         // The next item plays only if this one was to: a queue put back paused stays paused.
         let wasToPlay = wantsToPlay
         wantsToPlay = false
@@ -729,7 +651,7 @@ public final class PlayerModel {
     private func setStatus(_ newStatus: PlaybackStatus, notifying: Bool = true) {
         guard newStatus != status else { return }
         status = newStatus
-        updateWatchdog()
+        watchdog.update()
         if notifying { notify(.status) }
     }
 }

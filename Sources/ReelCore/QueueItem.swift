@@ -27,6 +27,16 @@ public struct QueueItem: Equatable, Hashable, Sendable, Identifiable {
 
     public var isLocalFile: Bool { uri.hasPrefix("file:") }
 
+    /// Where the item comes from, in words: the folder holding a file, or a stream's host.
+    public var source: String? {
+        guard let url = URL(string: uri) else { return nil }
+        if url.isFileURL {
+            let folder = url.deletingLastPathComponent().lastPathComponent
+            return folder.isEmpty || folder == "/" ? nil : folder
+        }
+        return url.host
+    }
+
     /// The file name for file URIs (the whole URI otherwise), for messages that name the item.
     public var displayName: String {
         if let url = URL(string: uri), url.isFileURL, let last = url.pathComponents.last { return last }

@@ -33,27 +33,13 @@ public final class GstPlayEngine: PlaybackEngine {
     private var rateAppliedToItem = false
     private var warnedAboutMissingCodec = false
     private var loadingWatchdog: guint = 0
-    private var videoEnabled = true
-    private var videoTrackEnabled = true
-    private var videoSwitchTimer: guint = 0
-    static let videoDetachDelay: UInt32 = 1000  // ms
-    static let videoSwitchSpacing: UInt32 = 1000  // ms
-    /// Where the video branch is switched, in order: never on the main thread, which must not
-    /// wait on the pipeline's streaming locks (see `applyVideoTrackSwitch`).
-    private let videoSwitchQueue = DispatchQueue(label: "reel.video-switch")
-    /// Where the current item is, for holding video switches back near its end.
-    private var itemPosition: Seconds = 0
-    private var itemDuration: Seconds?
-    static let videoSwitchEndMargin: Seconds = 2
+    private var videoBranch: VideoBranch!
     /// Whether video is wanted (the window can be seen).
-    public var isVideoEnabled: Bool { videoEnabled }
-    /// Whether the video branch is attached, as the last switch made left it: it follows
-    /// `isVideoEnabled` after the delays `applyVideoTrackSwitch` explains.
-    public var isVideoBranchAttached: Bool { branchAttached.withLock { $0 } }
-    private let branchAttached = Locked(true)
-    /// How many times the memory the video used has been given back (see `endSwitchSpacing`).
-    public var memoryReleases: UInt64 { memoryReleaseCount.withLock { $0 } }
-    private let memoryReleaseCount = Locked<UInt64>(0)
+    public var isVideoEnabled: Bool { videoBranch.isWanted }
+    /// Whether the video branch is attached (see `VideoBranch`).
+    public var isVideoBranchAttached: Bool { videoBranch.isAttached }
+    /// How many times the memory the video used has been given back.
+    public var memoryReleases: UInt64 { videoBranch.memoryReleases }
     private var lastMediaInfo: MediaInfo?
     private var subtitleSink: SubtitleSink!
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
@@ -61,7 +47,8 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public static let positionUpdateInterval: UInt32 = 100  // ms: ten updates a second
 
-    public init(applicationID: String = "org.reelplayer.Reel", applicationName: String = "Reel") {
+    /// The sound server shows the stream as `applicationName`'s, with `applicationID` for its icon.
+    public init(applicationID: String, applicationName: String) {
         GStreamer.initialize()
         frameSink = FrameSink()
         player = ObjectRef(taking: gst_play_new(nil))
@@ -76,7 +63,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_playbin_sync_tracks_by_segment(pipeline.pointer)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
         reel_sink_clear_trickmode_seeks(frameSink.element.pointer)
-        if let tempo = gst_element_factory_make("scaletempo", nil) {
+        if let tempo = reel_pitch_keeper_new() {
             reel_object_set_pointer(pipeline.raw, "audio-filter", gpointer(tempo))
         }
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
@@ -87,6 +74,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reports.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
+        videoBranch = VideoBranch(player: player, frameSink: frameSink, scheduler: GLibScheduler())
         subtitleSink = SubtitleSink { [weak self] line in
             runSoon {
                 guard let self, !self.subtitlesOff else { return }
@@ -115,7 +103,7 @@ public final class GstPlayEngine: PlaybackEngine {
         // 1.22 was seen to deadlock stopping multi-track pipelines (input-selectors waiting on the
         // clock; now kept in step by segment instead, see reel_playbin_sync_tracks_by_segment),
         // and a stuck teardown must not take the main thread with it. Stopping before the last
-        // unref keeps a streaming thread from ending up with it (see shims.c).
+        // unref keeps a streaming thread from ending up with it (see gst_workarounds.c).
         reel_release_player_in_background(adapter.raw, pipeline.pointer, player.raw)
     }
 
@@ -186,13 +174,13 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("position-updated") { `self`, args in
             guard let seconds = GStreamer.seconds(args.uint64(1)) else { return }
-            self.itemPosition = seconds
-            self.applyVideoTrackSwitch()  // one held back near the end, if a seek moved away from it
+            self.videoBranch.positionChanged(seconds)
             self.onEvent?(.position(seconds))
         }
         connectCurrent("duration-changed") { `self`, args in
-            self.itemDuration = GStreamer.seconds(args.uint64(1))
-            self.onEvent?(.duration(self.itemDuration))
+            let duration = GStreamer.seconds(args.uint64(1))
+            self.videoBranch.durationChanged(duration)
+            self.onEvent?(.duration(duration))
         }
         connectCurrent("seek-done") { `self`, args in
             self.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
@@ -212,7 +200,7 @@ public final class GstPlayEngine: PlaybackEngine {
             // A stream without a decoder while the rest plays: say which, once per item.
             guard !self.warnedAboutMissingCodec, let missing = self.reports.firstMissingPlugin else { return }
             self.warnedAboutMissingCodec = true
-            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: missing.message(for: self.currentName))))
+            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: ErrorWording.missingPlugin(missing, name: self.currentName))))
         }
         connectCurrent("media-info-updated") { `self`, args in
             guard let info = args.pointer(1) else { return }
@@ -265,7 +253,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reports.reset()
         frameSink.clear()
         refusedLocally = false
-        if let problem = LocalFileCheck.problem(with: uri) {
+        if let problem = ErrorWording.localFileProblem(uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
             refusedLocally = true
             awaitedURI = nil
@@ -277,13 +265,11 @@ public final class GstPlayEngine: PlaybackEngine {
             return
         }
         awaitedURI = uri
-        itemPosition = 0
-        itemDuration = nil
         gst_play_set_uri(player.pointer, uri)
         // A switch held back at the end of the last item goes ahead (a detach after its delay).
         // Forcing it through at once here, spacing or not, was tried: minimize/restore cycles
         // then grew resident memory by half a megabyte each, for reasons not yet understood.
-        applyVideoTrackSwitch()
+        videoBranch.itemLoading()
         if QueueItem(id: 0, uri: uri).isLocalFile { startLoadingWatchdog(for: uri) }
     }
 
@@ -297,9 +283,7 @@ public final class GstPlayEngine: PlaybackEngine {
             self.loadingWatchdog = 0
             guard self.currentURI == uri else { return false }
             gst_play_stop(self.player.pointer)
-            let name = QueueItem(id: 0, uri: uri).displayName
-            self.onEvent?(.error(PlaybackError(kind: .notMedia,
-                message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))))
+            self.onEvent?(.error(ErrorWording.neverStarted(QueueItem(id: 0, uri: uri).displayName)))
             return false
         }
     }
@@ -377,101 +361,16 @@ public final class GstPlayEngine: PlaybackEngine {
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
     public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
 
-    public func setVideoEnabled(_ enabled: Bool) {
-        guard enabled != videoEnabled else { return }
-        videoEnabled = enabled
-        frameSink.setAccepting(enabled)
-        applyVideoTrackSwitch()
-    }
-
-    /// Switching the video track makes playbin relink its video branch, and GStreamer 1.22
-    /// takes badly to a switch while the last one is still settling: the pipeline stalled,
-    /// and a re-attach that closely followed a detach took seconds to show a frame, longer the
-    /// further into the item (seen with a window minimized and restored at once, again and
-    /// again). So a detach waits `videoDetachDelay` — a window minimized and restored at once,
-    /// or a window manager's flicker, keeps its video — and switches are at least
-    /// `videoSwitchSpacing` apart; the last wish wins. Frames are not drawn meanwhile
-    /// (`FrameSink.setAccepting`).
-    ///
-    /// Near the end of an item a switch can deadlock GStreamer 1.22: the stream that ended
-    /// first waits in playsink's streamsynchronizer, holding its stream lock, for the others to
-    /// end, while the video stream's thread, relinking, waits for that lock — and playbin's
-    /// flags setter waits for both (seen as a window frozen for good at the end of a clip). So
-    /// in the item's last `videoSwitchEndMargin` seconds (more than playsink's queues hold) a
-    /// switch waits for the next item, or for a seek away from the end. And it runs on
-    /// `videoSwitchQueue`, so that a hang left unforeseen cannot take the window with it.
-    /// `detachIsDue`: the detach delay has run out.
-    private func applyVideoTrackSwitch(detachIsDue: Bool = false) {
-        guard videoSwitchTimer == 0, videoEnabled != videoTrackEnabled else { return }
-        if let itemDuration, itemPosition > itemDuration - Self.videoSwitchEndMargin { return }
-        if !videoEnabled && !detachIsDue {
-            videoSwitchTimer = addTimeout(milliseconds: Self.videoDetachDelay) { [weak self] in
-                self?.videoSwitchTimer = 0
-                self?.applyVideoTrackSwitch(detachIsDue: true)
-                return false
-            }
-            return
-        }
-        videoTrackEnabled = videoEnabled
-        let player = player, enabled: gboolean = videoEnabled ? 1 : 0
-        videoSwitchQueue.async { [branchAttached] in
-            gst_play_set_video_track_enabled(player.pointer, enabled)
-            branchAttached.withLock { $0 = enabled != 0 }
-        }
-        videoSwitchTimer = addTimeout(milliseconds: Self.videoSwitchSpacing) { [weak self] in
-            self?.videoSwitchTimer = 0
-            self?.endSwitchSpacing()
-            return false
-        }
-    }
-
-    /// The spacing after a switch is over.
-    private func endSwitchSpacing() {
-        // The video branch is gone by now. While frames are drawn, malloc keeps their freed
-        // blocks for reuse (reel_frame_sink_bin_new); with nothing to draw they are given back,
-        // so a player left in the background holds no video memory — and blocks kept by
-        // threads that have since ended do not pile up over many cycles.
-        if !videoTrackEnabled {
-            videoSwitchQueue.async { [memoryReleaseCount] in
-                reel_release_free_memory()
-                memoryReleaseCount.withLock { $0 += 1 }
-            }
-        }
-        applyVideoTrackSwitch()
-    }
+    public func setVideoEnabled(_ enabled: Bool) { videoBranch.setWanted(enabled) }
 
     // MARK: Errors
 
     /// The current item's name as messages give it.
     private var currentName: String { currentURI.map { QueueItem(id: 0, uri: $0).displayName } ?? "" }
 
-    /// Puts a failure in words from what the bus said about it (GstPlay's own error only
-    /// carries GStreamer's text, re-wrapped in its domain).
     private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {
-        let name = currentName
-        let detail = error.map { String(cString: $0.pointee.message) }
-        if let missing = reports.firstMissingPlugin {
-            return PlaybackError(kind: .missingCodec, message: missing.message(for: name), detail: detail)
-        }
-        let origin = reports.firstError
         let isNetwork = currentURI.map { !QueueItem(id: 0, uri: $0).isLocalFile } ?? false
-        // Reading failed (refused, 404, cut off) rather than understanding what was read.
-        if let origin, origin.domain == gst_resource_error_quark() || origin.fromSource {
-            if isNetwork {
-                return PlaybackError(kind: .network, message: String(format: tr("“%@” could not be loaded from the network."), name),
-                                     detail: detail)
-            }
-            if origin.code == Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue), origin.domain == gst_resource_error_quark() {
-                return PlaybackError(kind: .notFound, message: String(format: tr("“%@” does not exist."), name), detail: detail)
-            }
-            return PlaybackError(kind: .notReadable, message: String(format: tr("“%@” could not be read."), name), detail: detail)
-        }
-        if let origin, origin.domain == gst_core_error_quark(), origin.code == Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue) {
-            return PlaybackError(kind: .missingCodec,
-                                 message: String(format: tr("A decoder needed for “%@” is missing; install gstreamer1.0-libav and gstreamer1.0-plugins-bad."), name),
-                                 detail: detail)
-        }
-        return PlaybackError(kind: .notMedia,
-                             message: String(format: tr("“%@” is not a video Reel can read."), name), detail: detail)
+        return ErrorWording.pipelineFailure(currentName, isNetwork: isNetwork, reports: reports,
+                                            detail: error.map { String(cString: $0.pointee.message) })
     }
 }

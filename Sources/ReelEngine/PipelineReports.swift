@@ -14,10 +14,6 @@ final class PipelineReports: Sendable {
     struct MissingPlugin: Sendable {
         let description: String
         let package: String
-        /// What the user reads about `name`, the item that cannot be played (whole or in part).
-        func message(for name: String) -> String {
-            String(format: tr("“%@” needs the %@, which is missing; install %@."), name, description, package)
-        }
     }
 
     /// The first error's GError domain and code, and whether a source element (reading the

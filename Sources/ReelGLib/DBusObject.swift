@@ -1,5 +1,5 @@
 import CGio
-import CShims
+import CGLibShims
 
 /// A D-Bus error answered to a method call or a property write.
 public struct DBusError: Error, Sendable {

@@ -1,5 +1,5 @@
 import CGio
-import CShims
+import CGLibShims
 
 /// GLib's main loop does not drain the Dispatch main queue, so `@MainActor` tasks and
 /// `DispatchQueue.main` blocks would never run under `g_application_run`. This watches the

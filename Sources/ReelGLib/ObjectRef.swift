@@ -1,5 +1,5 @@
 import CGio
-import CShims
+import CGLibShims
 
 /// The two shapes C object pointers take in Swift: typed (`UnsafeMutablePointer<GtkWidget>`)
 /// for structs whose layout is public, `OpaquePointer` for those declared opaque (GstPlay, GdkTexture).

@@ -1,5 +1,5 @@
 import CGio
-import CShims
+import CGLibShims
 import Synchronization
 
 /// The arguments of one signal emission, read by position (0 is the emitting instance).

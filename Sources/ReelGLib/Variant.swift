@@ -1,5 +1,5 @@
 import CGio
-import CShims
+import CGLibShims
 
 /// A GVariant value as a Swift enum: built and compared in Swift, turned into a GVariant at
 /// the D-Bus edge. Only the types Reel's interfaces use.

@@ -203,7 +203,13 @@ public final class MPRISServer: DBusObjectHandler {
         entries.append(("xesam:title", .string(isCurrent ? model.title : item.fallbackTitle)))
         if isCurrent, let media = model.media {
             if let album = media.album { entries.append(("xesam:album", .string(album))) }
-            if !media.artists.isEmpty { entries.append(("xesam:artist", .strings(media.artists))) }
+            if !media.artists.isEmpty {
+                entries.append(("xesam:artist", .strings(media.artists)))
+            } else if let source = item.source {
+                // Untagged media (most videos): where it comes from, as browsers give a page's
+                // site, rather than the "Unknown artist" desktops' media controls show otherwise.
+                entries.append(("xesam:artist", .strings([source])))
+            }
             if let art = media.coverArt, let uri = artwork.uri(for: art.bytes, fileExtension: art.fileExtension) {
                 entries.append(("mpris:artUrl", .string(uri)))
             } else if let grabbed = grabbedArt, grabbed.itemID == item.id {

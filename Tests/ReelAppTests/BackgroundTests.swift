@@ -1,10 +1,11 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Background audio: minimized or hidden, the video branch does no work and the sound goes on.
 final class BackgroundTests: XCTestCase {
     /// The longest stretch of silence, in milliseconds, between the first and last sound.
-    private func longestSilence(_ samples: [Int16]) -> Int {
+    static func longestSilence(_ samples: [Int16]) -> Int {
         let levels = SoundRecorder.levels(samples)
         guard let first = levels.firstIndex(where: { $0 > 1000 }), let last = levels.lastIndex(where: { $0 > 1000 }) else {
             return Int.max
@@ -52,7 +53,7 @@ final class BackgroundTests: XCTestCase {
         eventually("the picture keeps changing") { (app.screenshot().map { first.difference($0) } ?? 0) > 0.01 }
         let recorded = recorder.duration
         recorder.waitUntilRecorded(seconds: recorded + 0.5)
-        let silence = longestSilence(recorder.stop())
+        let silence = Self.longestSilence(recorder.stop())
         print("longest silence across minimize and restore: \(silence) ms")
         XCTAssertLessThanOrEqual(silence, 50, "no audible gap")
     }
@@ -98,11 +99,11 @@ final class BackgroundTests: XCTestCase {
         app.waitForPlaying()
         let id = app.windowID
         for _ in 0..<100 {
-            shell("xdotool", ["windowminimize", id])
-            shell("wmctrl", ["-i", "-a", id])
+            app.desktop.minimize(id)
+            app.desktop.restore(id)
         }
         app.restore()
-        eventually("visible again") { !app.isMinimized(id) }
+        eventually("visible again") { !app.isMinimized }
         let frames = app.framesShown, position = app.position
         eventually("frames flow") { app.framesShown > frames + 20 }
         XCTAssertEqual(app.status, "Playing")
@@ -121,7 +122,7 @@ final class BackgroundTests: XCTestCase {
         var loops = 0, last = app.position
         let until = Date().addingTimeInterval(12)
         while Date() < until {
-            shell("xdotool", ["windowminimize", "--sync", id])
+            app.desktop.minimize(id)
             // Each answer is also the proof that the window's thread is not stuck.
             XCTAssertTrue(eventually("minimized seen") { app.debugProperty("VideoEnabled") == .bool(false) })
             app.restore()
@@ -148,9 +149,8 @@ final class BackgroundTests: XCTestCase {
         let config = try Self.settingsDirectory(["close-action": "'keep-playing'"])
         let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
         app.waitForPlaying()
-        let id = app.windowID
-        shell("wmctrl", ["-i", "-c", id])  // the window manager's close
-        eventually("window hidden") { shell("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]).status != 0 }
+        app.desktop.close(app.windowID)  // the title bar's close button
+        eventually("window hidden") { app.desktop.windows(of: app.process.processIdentifier).isEmpty }
         let recorder = try SoundRecorder()
         eventually("video detached") { app.debugProperty("VideoAttached") == .bool(false) }
         recorder.waitUntilRecorded(seconds: 1)

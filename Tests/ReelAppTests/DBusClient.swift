@@ -73,7 +73,7 @@ indirect enum DBusValue: Equatable, CustomStringConvertible {
 
 /// Arguments this client sends.
 enum DBusArgument {
-    case string(String), objectPath(String), int64(Int64), uint32(UInt32), bool(Bool)
+    case string(String), objectPath(String), int64(Int64), int32(Int32), uint32(UInt32), bool(Bool)
     case variantDouble(Double), variantString(String), variantBool(Bool), variantInt32(Int32)
     case objectPaths([String])
 }
@@ -202,6 +202,7 @@ final class DBusClient {
         case .string(let s): string("s", s, &iter)
         case .objectPath(let s): string("o", s, &iter)
         case .int64(let n): basic("x", n, &iter)
+        case .int32(let n): basic("i", n, &iter)
         case .uint32(let n): basic("u", n, &iter)
         case .bool(let b): basic("b", UInt32(b ? 1 : 0), &iter)
         case .variantDouble(let d): variant("d", &iter) { basic("d", d, &$0) }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// What makes Reel a desktop citizen: double-click from the file manager (an installed copy,
@@ -58,12 +59,10 @@ final class DesktopTests: XCTestCase {
         let id = app.windowID
         // Both the window manager's view and Reel's own (MPRIS Fullscreen) must agree.
         func fullscreen() -> Bool {
-            shell("xprop", ["-id", id, "_NET_WM_STATE"]).output.contains("FULLSCREEN") &&
-                (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == true
+            app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == true
         }
         func windowed() -> Bool {
-            !shell("xprop", ["-id", id, "_NET_WM_STATE"]).output.contains("FULLSCREEN") &&
-                (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == false
+            !app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == false
         }
         app.key("f")
         eventually("fullscreen by F") { fullscreen() }
@@ -72,12 +71,12 @@ final class DesktopTests: XCTestCase {
         app.key("Escape")
         eventually("Escape leaves") { windowed() }
 
-        shell("xdotool", ["mousemove", "--window", id, "400", "250", "click", "--repeat", "2", "--delay", "80", "1"])
+        app.desktop.click(id, x: 400, y: 250, count: 2)
         eventually("fullscreen by double-click") { fullscreen() }
         // Input pacing, not a wait for state: a second double-click, not a quadruple click
         // (GTK counts presses on within its double-click time, 400 ms).
         Thread.sleep(forTimeInterval: 0.5)
-        shell("xdotool", ["mousemove", "--window", id, "400", "250", "click", "--repeat", "2", "--delay", "80", "1"])
+        app.desktop.click(id, x: 400, y: 250, count: 2)
         eventually("and back") { windowed() }
         XCTAssertEqual(app.status, "Playing", "double-clicks do not pause")
     }
@@ -86,9 +85,17 @@ final class DesktopTests: XCTestCase {
         let app = try ReelApp([])
         _ = app.windowID
         app.key("ctrl+question")
-        eventually("the Shortcuts window") {
-            shell("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)", "--name", "^Shortcuts$"]).status == 0
-        }
+        eventually("the Shortcuts window") { app.otherWindows.contains { app.desktop.title($0) == "Keyboard Shortcuts" } }
+    }
+
+    /// A dialog asked for again (keys, menus, D-Bus) comes to the front instead of opening twice.
+    func testADialogAskedForTwiceOpensOnce() throws {
+        let app = try ReelApp([])
+        _ = app.windowID
+        for action in ["app.preferences", "app.preferences", "app.about", "app.about"] { app.activateQuietly(action) }
+        eventually("preferences and about open") { app.otherWindows.count >= 2 }
+        XCTAssertEqual(app.otherWindows.count, 2, "one of each: \(app.otherWindows.map(app.desktop.title))")
+        app.closeDialogs()
     }
 
     /// A stand-in session manager on the bus records what GTK asks of it for Reel.
@@ -160,16 +167,16 @@ final class DesktopTests: XCTestCase {
         _ = app.windowID
         app.key("ctrl+l")
         eventually("the Open Location dialog") { self.dialogShown(app) }
-        shell("xdotool", ["type", "--delay", "20", url])
-        shell("xdotool", ["key", "Return"])
+        app.desktop.type(url)
+        app.desktop.key("Return")
         eventually("the stream plays", timeout: 20) {
             app.metadata["xesam:url"]?.stringValue == url && app.status == "Playing"
         }
 
         app.key("ctrl+l")
         eventually("the dialog again") { self.dialogShown(app) }
-        shell("xdotool", ["type", "--delay", "20", "ftp://example.com/a.mp4"])
-        shell("xdotool", ["key", "Return"])
+        app.desktop.type("ftp://example.com/a.mp4")
+        app.desktop.key("Return")
         eventually("refused in words") { app.output.contains("is not an http or https address") }
         XCTAssertEqual(app.metadata["xesam:url"]?.stringValue, url, "the stream plays on")
     }
@@ -190,6 +197,6 @@ final class DesktopTests: XCTestCase {
     }
 
     private func dialogShown(_ app: ReelApp) -> Bool {
-        shell("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)", "--name", "Open Location"]).status == 0
+        app.otherWindows.contains { app.desktop.title($0).contains("Open Location") }
     }
 }

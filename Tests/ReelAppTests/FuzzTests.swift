@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// A misbehaving MPRIS client: random methods and property writes, with wrong types, NaN,
@@ -57,11 +58,8 @@ final class FuzzTests: XCTestCase {
             }
             calls += 1
             if !app.process.isRunning {
-                let crashDir = app.stateDirectory.path + "/reel/crash"
-                let reports = ((try? FileManager.default.contentsOfDirectory(atPath: crashDir)) ?? [])
-                    .compactMap { try? String(contentsOfFile: crashDir + "/" + $0, encoding: .utf8) }
                 XCTFail("Reel died after \(calls) calls (seed \(seed)), status \(app.process.terminationStatus): " +
-                        "\(reports.joined(separator: "\n")) \(app.output.suffix(1500))")
+                        "\(app.crashReports) \(app.output.suffix(1500))")
             }
             if !app.process.isRunning { return }
         }
@@ -146,7 +144,7 @@ extension FuzzTests {
                 eventually("the MPRIS title of file \(index) is its tag, literally") { seen = app.title; return seen == text }
                 if seen != text { print("tag fuzz: file \(index): MPRIS title \(seen.prefix(80)) (\(seen.count) characters), tag \(text.prefix(80)) (\(text.count))") }
                 eventually("the window title of file \(index) is its tag, literally") {
-                    shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .newlines) == text
+                    app.windowTitle == text
                 }
             } else {
                 // Undecodable bytes or control characters: GStreamer may convert or cut them;

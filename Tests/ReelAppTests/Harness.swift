@@ -1,20 +1,6 @@
 import Foundation
+import ReelTestSupport
 import XCTest
-
-enum Paths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    /// REEL_EXECUTABLE drives another build of Reel with the same tests (the leak check's ASan build).
-    static let reel = ProcessInfo.processInfo.environment["REEL_EXECUTABLE"].map { URL(fileURLWithPath: $0) }
-        ?? packageRoot.appendingPathComponent(".build/debug/reel")
-    static let media = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_MEDIA"]
-        ?? packageRoot.appendingPathComponent(".build/test-media").path)
-    static let artifacts = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_TEST_ARTIFACTS"]
-        ?? packageRoot.appendingPathComponent(".build/test-artifacts").path)
-
-    static func media(_ name: String) -> String { media.appendingPathComponent(name).path }
-    static func mediaURI(_ name: String) -> String { media.appendingPathComponent(name).absoluteString }
-}
 
 /// Runs a command to completion. Every command gets a 20 s deadline: a stuck tool fails a test
 /// instead of hanging the suite.
@@ -50,14 +36,7 @@ func runData(_ executable: String, _ arguments: [String]) -> Data {
 @discardableResult
 func eventually(_ description: String, timeout: TimeInterval = 10, interval: TimeInterval = 0.05,
                 file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    repeat {
-        if (try? condition()) == true { return true }
-        Thread.sleep(forTimeInterval: interval)
-    } while Date() < deadline
-    if (try? condition()) == true { return true }
-    XCTFail("timed out after \(timeout) s waiting for: \(description)", file: file, line: line)
-    return false
+    wait(for: description, timeout: timeout, file: file, line: line, between: { Thread.sleep(forTimeInterval: interval) }, condition)
 }
 
 /// The real `reel` executable, started for one test and driven from outside: over MPRIS (with
@@ -104,6 +83,13 @@ final class ReelApp {
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+    /// The crash reports Reel wrote (`$XDG_STATE_HOME/reel/crash/`), one after another.
+    var crashReports: String {
+        let directory = stateDirectory.appendingPathComponent("reel/crash").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            .compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
+    }
+
     func hasBusName(_ name: String = ReelApp.busName) -> Bool {
         let reply = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
         return reply?.first?.boolValue == true
@@ -148,8 +134,8 @@ final class ReelApp {
     var metadata: [String: DBusValue] { (try? property("Metadata"))?.dictionary ?? [:] }
     var title: String { metadata["xesam:title"]?.stringValue ?? "" }
 
-    func waitForPlaying(_ title: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
-        eventually("playing \(title ?? "")", file: file, line: line) {
+    func waitForPlaying(_ title: String? = nil, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
+        eventually("playing \(title ?? "")", timeout: timeout, file: file, line: line) {
             self.status == "Playing" && (title == nil || self.title == title) && self.position > 0.1
         }
     }
@@ -188,32 +174,46 @@ final class ReelApp {
         XCTAssertEqual(result.status, 0, "action \(action): \(result.output)")
     }
 
-    // MARK: The window
+    // MARK: The window (through the test desktop's driver)
 
+    let desktop = Desktop.driver
     private var knownWindowID: String?
 
-    /// The X window id of Reel's main window, once it is mapped (remembered: a minimized
-    /// window cannot be searched for).
+    /// Reel's main window, once it is mapped (remembered while it exists: on Wayland a window
+    /// hidden and shown again is a new one).
     var windowID: String {
-        if let knownWindowID { return knownWindowID }
+        if let knownWindowID, Desktop.current == .x11 || desktop.windows(of: process.processIdentifier).contains(knownWindowID) {
+            return knownWindowID
+        }
         var id = ""
         eventually("Reel's window") {
-            let result = shell("xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"])
-            id = result.output.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-            return result.status == 0 && !id.isEmpty
+            id = self.desktop.windows(of: self.process.processIdentifier).first ?? ""
+            return !id.isEmpty
         }
         if !id.isEmpty { knownWindowID = id }
         return id
     }
 
-    func screenshot(_ name: String? = nil) -> Image? {
-        let id = windowID
-        let result = runData("import", ["-window", id, "-depth", "8", "ppm:-"])
-        guard let image = Image(ppm: result) else { return nil }
+    /// Reel's other windows: dialogs, preferences, the shortcuts window.
+    var otherWindows: [String] {
+        let main = windowID
+        return desktop.windows(of: process.processIdentifier).filter { $0 != main }
+    }
+
+    var windowTitle: String { desktop.title(windowID) }
+
+    /// The window, or with `onScreen` the screen where it is, its open menus included.
+    func screenshot(_ name: String? = nil, onScreen: Bool = false) -> Image? {
+        screenshot(of: windowID, name, onScreen: onScreen)
+    }
+
+    func screenshot(of window: String, _ name: String? = nil, onScreen: Bool = false) -> Image? {
+        let data = onScreen ? desktop.screenshotOnScreen(window) : desktop.screenshot(window)
+        guard let image = Image(ppm: data) else { return nil }
         if let name {
             try? FileManager.default.createDirectory(at: Paths.artifacts, withIntermediateDirectories: true)
             let ppm = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).ppm")
-            try? result.write(to: ppm)
+            try? data.write(to: ppm)
             shell("convert", [ppm.path, Paths.artifacts.appendingPathComponent("\(name).png").path])
             try? FileManager.default.removeItem(at: ppm)
         }
@@ -222,18 +222,14 @@ final class ReelApp {
 
     func minimize() {
         let id = windowID
-        shell("xdotool", ["windowminimize", "--sync", id])
-        eventually("minimized") { self.isMinimized(id) }
+        desktop.minimize(id)
+        eventually("minimized") { self.desktop.isMinimized(id) }
     }
 
-    func restore() {
-        let id = windowID
-        shell("wmctrl", ["-i", "-a", id])
-    }
+    func restore() { desktop.restore(windowID) }
 
-    func isMinimized(_ id: String) -> Bool {
-        shell("xprop", ["-id", id, "_NET_WM_STATE"]).output.contains("_NET_WM_STATE_HIDDEN")
-    }
+    var isMinimized: Bool { desktop.isMinimized(windowID) }
+    var isFullscreen: Bool { desktop.isFullscreen(windowID) }
 
     /// The control bar hides after 3 s without pointer motion while playing: move the pointer
     /// over the video and wait until the bar is drawn again, before clicking or scrolling on it.
@@ -242,45 +238,104 @@ final class ReelApp {
         var offset = 0
         eventually("the control bar shown", file: file, line: line) {
             offset = (offset + 7) % 40
-            shell("xdotool", ["mousemove", "--window", id, "\(300 + offset)", "300"])
+            self.desktop.pointerMove(id, x: 300 + offset, y: 300)
             return self.controlsShown
         }
     }
 
     var controlsShown: Bool { debugProperty("ControlsShown") == .bool(true) }
 
-    func resize(width: Int, height: Int) {
+    /// Whether a menu of the control bar (speed, subtitles, volume, overflow) is open.
+    var menuOpen: Bool { debugProperty("MenuOpen") == .bool(true) }
+
+    /// Whether the queue panel is drawn, beside the video or over it.
+    var queueShown: Bool { debugProperty("QueueShown") == .bool(true) }
+
+    /// The control bar, its shown controls, and the slider's trough and knob, as the window lays
+    /// them out, in the desktop's window coordinates (those of screenshots and clicks).
+    var controlBounds: [String: WindowRect] {
+        let rects: [String: [Double]] = debugProperty("ControlBounds")?.dictionary.compactMapValues { value in
+            guard case .structure(let items) = value.unwrapped else { return nil }
+            let numbers = items.compactMap(\.doubleValue)
+            return numbers.count == 4 ? numbers : nil
+        } ?? [:]
+        let offset = desktop.includesSurfaceMargins ? rects["surface-offset"] ?? [0, 0] : [0, 0]
+        return rects.filter { $0.key != "surface-offset" }.mapValues {
+            WindowRect(x: $0[0] + offset[0], y: $0[1] + offset[1], width: $0[2], height: $0[3])
+        }
+    }
+
+    /// Resizes the window and waits until it has the size.
+    func resize(width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) {
         let id = windowID
-        shell("xdotool", ["windowsize", "--sync", id, "\(width)", "\(height)"])
+        desktop.resize(id, width: width, height: height)
+        eventually("the window \(width)×\(height)", file: file, line: line) {
+            guard let frame = self.desktop.geometry(id) else { return false }
+            return frame.width == width && frame.height == height
+        }
     }
 
     /// Drags from the window named `sourceName` (the drag-source fixture) onto Reel's empty
     /// window, as a user drags files from a file manager.
     func dropFiles(from sourceName: String, file: StaticString = #filePath, line: UInt = #line) {
-        var sourceWindow = ""
-        eventually("the drag source's window", file: file, line: line) {
-            sourceWindow = shell("xdotool", ["search", "--onlyvisible", "--name", sourceName]).output
-                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-            return !sourceWindow.isEmpty
-        }
-        shell("xdotool", ["windowmove", "--sync", sourceWindow, "0", "0"])
-        shell("xdotool", ["windowmove", "--sync", windowID, "400", "100"])
+        let source = dragSourceWindow(sourceName, file: file, line: line)
+        desktop.move(source, x: 0, y: 40)
+        desktop.move(windowID, x: 400, y: 100)
         eventually("the empty window drawn", file: file, line: line) {
             (self.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150
         }
-        // XDND needs motion between press and release; each step is an X event of its own.
-        shell("xdotool", ["mousemove", "120", "140", "mousedown", "1"])
-        for x in [140, 180, 250, 350, 500, 700, 800, 850] {
-            shell("xdotool", ["mousemove", "--sync", "\(x)", "\(x == 850 ? 400 : 300)"])
-        }
-        shell("xdotool", ["mouseup", "1"])
+        drag(from: source, to: windowID)
     }
 
-    /// The X window id of Reel's Open dialog (GTK's own file chooser: outside a sandbox
-    /// GtkFileChooserNative shows it in-process), or "" when none is shown.
+    /// Drags from the middle of window `source` to the middle of window `target`, in steps (a
+    /// drag needs motion between press and release).
+    private func drag(from source: String, to target: String) {
+        guard let from = desktop.geometry(source), let to = desktop.geometry(target) else { return }
+        let (x0, y0) = (from.x + from.width / 2, from.y + from.height / 2)
+        let (x1, y1) = (to.x + to.width / 2, to.y + to.height / 2)
+        desktop.pointerMove(screenX: x0, screenY: y0)
+        desktop.pointerButton(1, pressed: true)
+        for step in 1...8 {
+            desktop.pointerMove(screenX: x0 + (x1 - x0) * step / 8, screenY: y0 + (y1 - y0) * step / 8)
+            Thread.sleep(forTimeInterval: 0.03)  // input pacing: a hand's drag
+        }
+        desktop.pointerButton(1, pressed: false)
+    }
+
+    private func dragSourceWindow(_ sourceName: String, file: StaticString, line: UInt) -> String {
+        var sourceWindow = ""
+        eventually("the drag source's window", file: file, line: line) {
+            sourceWindow = self.windowNamed(sourceName) ?? ""
+            return !sourceWindow.isEmpty
+        }
+        return sourceWindow
+    }
+
+    /// A window of any process on the desktop whose title is `title` (a fixture's).
+    func windowNamed(_ title: String) -> String? {
+        switch Desktop.current {
+        case .x11:
+            let pattern = "^" + NSRegularExpression.escapedPattern(for: title) + "$"
+            return shell("xdotool", ["search", "--onlyvisible", "--name", pattern]).output
+                .split(whereSeparator: \.isNewline).last.map(String.init)
+        case .gnome:
+            return GnomeShellDriver.shared.eval("""
+                (() => { const w = global.get_window_actors().map(a => a.meta_window)
+                  .find(w => w.get_title() === \(Self.jsString(title)) && !w.is_hidden());
+                  return w ? String(w.get_stable_sequence()) : null })()
+                """) as? String
+        }
+    }
+
+    static func jsString(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [text], options: [])
+        return data.map { String(decoding: $0, as: UTF8.self).dropFirst().dropLast() }.map(String.init) ?? "''"
+    }
+
+    /// Reel's Open dialog (GTK's own file chooser: outside a sandbox GtkFileChooserNative shows
+    /// it in-process), or "" when none is shown.
     var openDialogID: String {
-        shell("xdotool", ["search", "--all", "--onlyvisible", "--pid", "\(process.processIdentifier)", "--name", "^Open$"]).output
-            .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        otherWindows.first { desktop.title($0) == "Open" } ?? ""
     }
 
     /// Chooses `path` in the Open dialog as a user can: Ctrl+O, then the path typed over whatever
@@ -296,11 +351,11 @@ final class ReelApp {
             return !dialog.isEmpty
         }
         func type() {
-            shell("xdotool", ["windowactivate", "--sync", dialog])
-            shell("xdotool", ["type", "/"])
-            shell("xdotool", ["key", "ctrl+a"])
-            shell("xdotool", ["type", "--delay", "5", path])
-            shell("xdotool", ["key", "Return"])
+            desktop.activate(dialog)
+            desktop.type("/")
+            desktop.key("ctrl+a")
+            desktop.type(path)
+            desktop.key("Return")
         }
         type()
         guard closes else { return }
@@ -313,22 +368,73 @@ final class ReelApp {
         if attempts > 1 { print("open dialog: \(path) typed \(attempts) times") }
     }
 
-    /// Types keys into the focused window (synthetic events sent to a window are ignored by GTK).
+    /// Types keys into Reel's main window, made the focused one first.
     func key(_ keys: String...) {
-        let id = windowID
-        shell("xdotool", ["windowactivate", "--sync", id])
-        shell("xdotool", ["key", "--clearmodifiers"] + keys)
+        desktop.activate(windowID)
+        for combination in keys { desktop.key(combination) }
     }
 
     /// Clicks at a point given as fractions of the window's size.
     func click(x: Double, y: Double) {
         let id = windowID
-        let geometry = shell("xdotool", ["getwindowgeometry", "--shell", id]).output
-        func value(_ key: String) -> Double {
-            geometry.split(whereSeparator: \.isNewline).first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) } ?? 0
-        }
-        shell("xdotool", ["mousemove", "--window", id, "\(Int(value("WIDTH") * x))", "\(Int(value("HEIGHT") * y))", "click", "1"])
+        guard let frame = desktop.geometry(id) else { return }
+        desktop.click(id, x: Int(Double(frame.width) * x), y: Int(Double(frame.height) * y))
     }
+
+    // MARK: Input that does not wait for its effect (the storm's)
+
+    /// Presses keys in whatever window has the focus (Reel's, or one of its dialogs).
+    func pressKey(_ keys: String) { desktop.key(keys) }
+
+    func requestSize(width: Int, height: Int) { desktop.resize(windowID, width: width, height: height) }
+
+    func requestMinimize() { desktop.minimize(windowID) }
+
+    /// Activates an application action over D-Bus, ignoring whether it was refused.
+    func activateQuietly(_ action: String) {
+        let name = action.split(separator: ".").last.map(String.init) ?? action
+        let path = action.hasPrefix("win.") ? "/org/reelplayer/Reel/window/1" : "/org/reelplayer/Reel"
+        shell("gdbus", ["call", "--session", "--dest", "org.reelplayer.Reel", "--object-path", path,
+                        "--method", "org.gtk.Actions.Activate", name, "[]", "{}"])
+    }
+
+    /// Closes Reel's other windows (dialogs, preferences, shortcuts) as a user does, with Escape,
+    /// until only the main window is left.
+    func closeDialogs(file: StaticString = #filePath, line: UInt = #line) {
+        eventually("Reel's dialogs closed", timeout: 15, file: file, line: line) {
+            guard let dialog = self.otherWindows.last else { return true }
+            self.desktop.activate(dialog)
+            self.desktop.key("Escape")
+            return false
+        }
+    }
+
+    /// Puts Reel's window to the right of the drag-source fixture's, so both can be seen.
+    func placeBesideDragSource(_ sourceName: String, file: StaticString = #filePath, line: UInt = #line) {
+        let source = dragSourceWindow(sourceName, file: file, line: line)
+        desktop.move(source, x: 0, y: 40)
+        desktop.move(windowID, x: 300, y: 100)
+    }
+
+    /// Drags from the drag-source fixture onto Reel's window, wherever it is, without waiting.
+    func dragFromSource(_ sourceName: String) {
+        guard let source = windowNamed(sourceName) else { return }
+        drag(from: source, to: windowID)
+    }
+}
+
+/// A rectangle in a window, in logical pixels.
+struct WindowRect: Equatable {
+    let x: Int, y: Int, width: Int, height: Int
+    init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (Int(x.rounded()), Int(y.rounded()), Int(width.rounded()), Int(height.rounded()))
+    }
+    var midX: Int { x + width / 2 }
+    var midY: Int { y + height / 2 }
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    func overlaps(_ other: WindowRect) -> Bool { x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY }
+    func contains(_ other: WindowRect) -> Bool { other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY }
 }
 
 /// An RGB screenshot.
@@ -360,6 +466,10 @@ struct Image {
         pixels = [UInt8](data[index..<(index + w * h * 3)])
     }
 
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        (self.width, self.height, self.pixels) = (width, height, pixels)
+    }
+
     func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
         let i = (y * width + x) * 3
         return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
@@ -377,6 +487,15 @@ struct Image {
         }
         let n = Double(max(count, 1))
         return (Double(sum.0) / n, Double(sum.1) / n, Double(sum.2) / n)
+    }
+
+    /// The part of the image in a rectangle given in fractions of its size.
+    func cropped(x0: Double, y0: Double, x1: Double, y1: Double) -> Image {
+        let left = Int(x0 * Double(width)), right = Int(x1 * Double(width))
+        let top = Int(y0 * Double(height)), bottom = Int(y1 * Double(height))
+        var part: [UInt8] = []
+        for y in top..<bottom { part += pixels[((y * width + left) * 3)..<((y * width + right) * 3)] }
+        return Image(width: right - left, height: bottom - top, pixels: part)
     }
 
     /// The share of pixels that differ noticeably between two same-sized images.

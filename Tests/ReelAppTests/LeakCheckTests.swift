@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// The short scenario meson_helpers/leak-check runs on an AddressSanitizer build of Reel
@@ -14,7 +15,8 @@ final class LeakCheckTests: XCTestCase {
         // Three containers and codecs, a file with tags and a cover (MPRIS artwork), and a broken
         // file the queue moves on from. (The multi-track subtitled.mkv comes last, on its own.)
         let app = try ReelApp(["short-1.webm", "tagged.mkv", "random.mp4", "clip-h264.mp4", "short-2.webm"].map(Paths.media))
-        app.waitForPlaying("short-1")
+        // The sanitized build starts several times slower than the ordinary one.
+        app.waitForPlaying("short-1", timeout: 30)
         try app.setProperty("LoopStatus", .variantString("Playlist"))
 
         // Item changes, once round the queue and on: each one builds and drops a pipeline.
@@ -30,7 +32,7 @@ final class LeakCheckTests: XCTestCase {
         // A file opened from outside; minimized, the video is detached from the window, and
         // restored, it comes back.
         try app.player("OpenUri", [.string(Paths.mediaURI("tone-30s.webm"))])
-        app.waitForPlaying("tone-30s")
+        app.waitForPlaying("tone-30s", timeout: 20)
         for cycle in 1...2 {
             app.minimize()
             eventually("video detached, cycle \(cycle)", timeout: 20) { app.debugProperty("VideoAttached") == .bool(false) }
@@ -52,7 +54,7 @@ final class LeakCheckTests: XCTestCase {
         // Subtitles (Reel renders them itself), switched to the second track and off; Reel quits
         // while this file still plays.
         try app.player("OpenUri", [.string(Paths.mediaURI("subtitled.mkv"))])
-        app.waitForPlaying("subtitled")
+        app.waitForPlaying("subtitled", timeout: 20)
         app.activate("subtitle-track", "1")
         app.activate("subtitle-track", "-1")
         eventually("still playing") { app.status == "Playing" && app.position > 0.5 }

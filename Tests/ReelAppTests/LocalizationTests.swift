@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Reel follows the locale: Japanese and Traditional Chinese (the seed apps' developers' own).

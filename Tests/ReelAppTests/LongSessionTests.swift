@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Hours of use in minutes: many item changes and minimize/restore cycles in one process.
@@ -144,7 +145,7 @@ final class LongSessionTests: XCTestCase {
             let shown = app.framesShown, restored = Date()
             app.restore()
             let back = eventually("video back, cycle \(cycle)") {
-                app.debugProperty("VideoAttached") == .bool(true) && app.framesShown > shown && !app.isMinimized(app.windowID)
+                app.debugProperty("VideoAttached") == .bool(true) && app.framesShown > shown && !app.isMinimized
             }
             latencies.append(Date().timeIntervalSince(restored))
             // One stuck cycle makes every later one wait out its deadlines: stop at the first.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Queues, repeats, gaps, speed and resume on the real app, observed from outside over MPRIS.
@@ -80,6 +81,21 @@ final class QueueTests: XCTestCase {
         eventually("the panel hidden") { !panelShown() }
     }
 
+    /// A row reads its item's file name until the item's tags are read, then their title, and
+    /// keeps it after the item has played.
+    func testQueueRowsFollowTheirItemsTags() throws {
+        let app = try ReelApp([Paths.media("clip-vp9.webm"), Paths.media("tagged.mkv"), Paths.media("tone-30s.webm")])
+        app.waitForPlaying("clip-vp9")
+        let rows = { (app.debugProperty("QueueRowTitles")?.strings) ?? [] }
+        eventually("the rows by file name") { rows() == ["clip-vp9", "tagged", "tone-30s"] }
+        try app.player("Next")
+        app.waitForPlaying("Tagged Title")
+        eventually("the row follows the tags: \(rows())") { rows() == ["clip-vp9", "Tagged Title", "tone-30s"] }
+        try app.player("Next")
+        app.waitForPlaying("tone-30s")
+        XCTAssertEqual(rows(), ["clip-vp9", "Tagged Title", "tone-30s"], "the title stays once the item has played")
+    }
+
     /// Dragging a row onto another moves it there, as the TrackList then reports.
     func testDraggingARowReordersTheQueue() throws {
         let app = try ReelApp(clips)
@@ -96,11 +112,12 @@ final class QueueTests: XCTestCase {
         }
         let id = app.windowID
         // short-5's row (y = 275) onto short-2's (y = 161), moving in steps as a hand does.
-        shell("xdotool", ["mousemove", "--window", id, "735", "275", "mousedown", "1"])
+        app.desktop.pointerMove(id, x: 735, y: 275)
+        app.desktop.pointerButton(1, pressed: true)
         for y in stride(from: 265, through: 165, by: -10) {
-            shell("xdotool", ["mousemove", "--window", id, "740", "\(y)"])
+            app.desktop.pointerMove(id, x: 740, y: y)
         }
-        shell("xdotool", ["mouseup", "1"])
+        app.desktop.pointerButton(1, pressed: false)
         eventually("short-5 moved before short-2") { titles() == ["short-1", "short-5", "short-2", "short-3", "short-4"] }
         XCTAssertEqual(app.title, "short-1", "moving items does not change what plays")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Crashes and kills: a report is left behind, and state files are never left half-written.
@@ -19,12 +20,32 @@ final class ReliabilityTests: XCTestCase {
         let reports = try FileManager.default.contentsOfDirectory(atPath: crashDir.path)
         XCTAssertEqual(reports.count, 1)
         let report = try String(contentsOf: crashDir.appendingPathComponent(reports[0]), encoding: .utf8)
-        XCTAssertTrue(report.contains("Reel 0.1.0 crashed"), report)
-        XCTAssertTrue(report.contains("signal: 11"), report)
+        XCTAssertTrue(report.contains("Reel \(Paths.version) crashed"), report)
+        XCTAssertTrue(report.contains("signal: SIGSEGV"), report)
         XCTAssertTrue(report.contains("media: " + Paths.mediaURI("tone-30s.webm")), report)
         XCTAssertTrue(report.contains("playback: playing"), report)
         let attributes = try FileManager.default.attributesOfItem(atPath: crashDir.path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "reports are private")
+    }
+
+    /// A crash in Reel's own code (the debug interface's deliberate one, a write to address 8):
+    /// the report names the thread, the libraries and the stack, Reel's functions in words.
+    func testADeliberateCrashLeavesAReportWithAReadableStack() throws {
+        let state = stateDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: ["XDG_STATE_HOME": state.path])
+        app.waitForPlaying()
+        _ = try? app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "CrashForTesting")
+        app.process.waitUntilExit()
+        XCTAssertEqual(app.process.terminationReason, .uncaughtSignal, "it dies of the signal")
+        let report = app.crashReports
+        print(report)
+        for expected in ["Reel \(Paths.version) crashed", "libraries: GStreamer 1.", "GTK 4.", "libadwaita 1.", "GLib 2.",
+                         "signal: SIGSEGV (invalid memory access) at address 0x8", "thread: reel (the main thread)",
+                         "stack (the signal handler first):", "= static reel.CrashReporter.crashForTesting() -> ()",
+                         "reel.DebugInterface.call(", "libglib-2.0.so", "playback: playing"] {
+            XCTAssertTrue(report.contains(expected), "the report has “\(expected)”")
+        }
     }
 
     /// kill -9 at moments the test does not choose: the positions and queue files always parse,

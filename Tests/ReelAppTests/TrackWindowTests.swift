@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// Subtitles seen on screen and sound tracks heard, on the real app.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import XCTest
 
 /// The real window, driven from outside and looked at through screenshots.
@@ -6,7 +7,7 @@ final class WindowTests: XCTestCase {
     func testVersionAndHelpAnswerWithoutAWindow() {
         let version = shell(Paths.reel.path, ["--version"])
         XCTAssertEqual(version.status, 0)
-        XCTAssertEqual(version.output.trimmingCharacters(in: .whitespacesAndNewlines), "Reel 0.1.0")
+        XCTAssertEqual(version.output.trimmingCharacters(in: .whitespacesAndNewlines), "Reel \(Paths.version)")
         let help = shell(Paths.reel.path, ["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.output.contains("FILE"), help.output)
@@ -80,8 +81,7 @@ final class WindowTests: XCTestCase {
     func testMarkupInTitlesShowsLiterally() throws {
         let app = try ReelApp([Paths.media("markup-title.mkv")])
         app.waitForPlaying("<b>A & B</b>")
-        let name = shell("xdotool", ["getwindowname", app.windowID]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(name, "<b>A & B</b>", "the window title is the literal text")
+        XCTAssertEqual(app.windowTitle, "<b>A & B</b>", "the window title is the literal text")
         _ = app.screenshot("literal-title")
     }
 
@@ -108,6 +108,78 @@ final class WindowTests: XCTestCase {
         XCTAssertGreaterThan(ended.litFraction, 0.3, "the last frame stays on screen")
         app.activate("play-pause")
         eventually("playing from the start") { app.status == "Playing" && app.position < 1.5 }
+    }
+
+    /// One state at the end: the last frame, with the time at the end (not the first frame under it).
+    func testTheEndShowsTheLastFrameAndTheTimeAtTheEnd() throws {
+        let app = try ReelApp([Paths.media("clip-h264.mp4")])  // scrolling bars with a clock: no two frames alike
+        app.waitForPlaying()
+        app.key("space")
+        eventually("paused") { app.status == "Paused" }
+        app.key("Home")
+        eventually("at the start") { app.position < 0.05 }
+        var first: Image?
+        eventually("the first frame on screen") {
+            let previous = first
+            first = app.screenshot()
+            return previous.map { first?.difference($0) ?? 1 } ?? 1 < 0.001
+        }
+        app.key("space")
+        eventually("the end", timeout: 15) { app.status == "Stopped" }
+        let duration = Double(try XCTUnwrap(app.metadata["mpris:length"]?.int64Value)) / 1_000_000
+        XCTAssertEqual(app.position, duration, accuracy: 0.1, "the time stays at the end")
+        let frames = app.framesReceived
+        var ended: Image?
+        eventually("the picture settled") {
+            let previous = ended
+            ended = app.screenshot("ended-last-frame")
+            return previous.map { ended?.difference($0) ?? 1 } ?? 1 < 0.001
+        }
+        // The clip's clock, top left of the picture (the control bar comes and goes below).
+        func clock(_ image: Image?) throws -> Image { try XCTUnwrap(image).cropped(x0: 0.15, y0: 0.15, x1: 0.4, y1: 0.3) }
+        XCTAssertGreaterThan(try clock(ended).difference(try clock(first)), 0.02, "the last frame, not the first, at the end")
+        XCTAssertEqual(app.framesReceived, frames, "no frame decoded after the end")
+        XCTAssertEqual(app.position, duration, accuracy: 0.1, "the time still at the end")
+        app.activate("play-pause")
+        eventually("playing from the start") { app.status == "Playing" && app.position < 1.5 }
+    }
+
+    /// The skip buttons' tooltips name the interval set in Preferences, and follow it.
+    func testSkipTooltipsNameTheConfiguredInterval() throws {
+        let config = try BackgroundTests.settingsDirectory(["skip-interval": "30"])
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
+        app.waitForPlaying()
+        let tooltips = { app.debugProperty("ControlTooltips")?.dictionary ?? [:] }
+        eventually("30 s in the tooltips: \(tooltips())") {
+            tooltips()["skip-backward"]?.stringValue == "Back 30 Seconds" && tooltips()["skip-forward"]?.stringValue == "Forward 30 Seconds"
+        }
+        // Changed while Reel runs (as Preferences does, through the settings backend).
+        let keyfile = URL(fileURLWithPath: try XCTUnwrap(config["XDG_CONFIG_HOME"])).appendingPathComponent("glib-2.0/settings/keyfile")
+        try "[org/reelplayer/Reel]\nskip-interval=1\n".write(to: keyfile, atomically: true, encoding: .utf8)
+        eventually("1 s in the tooltips: \(tooltips())") {
+            tooltips()["skip-backward"]?.stringValue == "Back 1 Second" && tooltips()["skip-forward"]?.stringValue == "Forward 1 Second"
+        }
+    }
+
+    /// The window opens at the size it was left at, as GNOME apps do (window-width/height).
+    func testTheWindowOpensAtTheSizeItWasLeftAt() throws {
+        let config = try BackgroundTests.settingsDirectory([:])
+        var left: WindowGeometry?
+        do {
+            let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
+            app.waitForPlaying()
+            let first = try XCTUnwrap(app.desktop.geometry(app.windowID))
+            app.resize(width: 720, height: 480)
+            left = app.desktop.geometry(app.windowID)
+            XCTAssertNotEqual(first.width, left?.width, "the window was resized from its default")
+            app.stop()
+        }
+        let again = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
+        again.waitForPlaying()
+        let size = { again.desktop.geometry(again.windowID).map { ($0.width, $0.height) } }
+        eventually("opened at \(left.map { "\($0.width)×\($0.height)" } ?? "?"), not \(String(describing: size()))") {
+            size().map { $0 == (left?.width, left?.height) } ?? false
+        }
     }
 
     func testButtonsKeysAndTroughMoveThePosition() throws {
@@ -166,66 +238,56 @@ final class WindowTests: XCTestCase {
         app.waitForPlaying()
         app.resize(width: 960, height: 600)
         _ = app.screenshot("controls")
-        // Where the controls are in that window (see the controls.png artifact).
-        let barY = 0.922
         app.revealControls()
-        app.click(x: 137 / 960, y: barY)
+        let controls = app.controlBounds
+        let play = try XCTUnwrap(controls["play-pause"]), forward = try XCTUnwrap(controls["skip-forward"])
+        app.desktop.click(app.windowID, x: play.midX, y: play.midY)
         eventually("the play/pause button pauses") { app.status == "Paused" }
         let paused = app.position
-        app.click(x: 183 / 960, y: barY)
+        app.desktop.click(app.windowID, x: forward.midX, y: forward.midY)
         eventually("the skip button moves 10 s on") { abs(app.position - (paused + 10)) < 0.5 }
         // The middle of the slider is the middle of the clip.
         let slider = try sliderGeometry(app)
-        app.click(x: slider.x(at: 15) / 960, y: barY)
+        app.desktop.click(app.windowID, x: Int(slider.x(at: 15)), y: slider.y)
         eventually("a click on the trough jumps there") { abs(app.position - 15) < 2 }
         XCTAssertEqual(app.status, "Paused", "seeking keeps the play/pause state")
-        app.click(x: 137 / 960, y: barY)
+        app.desktop.click(app.windowID, x: play.midX, y: play.midY)
         eventually("the play/pause button plays") { app.status == "Playing" }
     }
 
-    /// Where the slider's knob sits for a time, measured on screen: the knob (the whitest thing
-    /// on the bar at y = 553, between the time labels) is found at two known positions while
-    /// paused, so the tests do not depend on the bar's layout.
+    /// Where the slider's knob sits for a time: the knob as the window lays it out (the
+    /// diagnostics' ControlBounds) at two known positions while paused, each checked on screen
+    /// (the knob is drawn, white, where the layout says).
     private struct SliderGeometry {
-        let x0: Double, x1: Double, t0: Double, t1: Double
+        let x0: Double, x1: Double, t0: Double, t1: Double, y: Int
         func x(at seconds: Double) -> Double { x0 + (seconds - t0) / (t1 - t0) * (x1 - x0) }
         func seconds(at x: Double) -> Double { t0 + (x - x0) / (x1 - x0) * (t1 - t0) }
     }
 
-    private func sliderGeometry(_ app: ReelApp) throws -> SliderGeometry {
-        // The knob is the longest run of white pixels on that row (it is about 20 px wide;
-        // the digits of the time labels beside the slider make runs of a few pixels).
-        func knob() -> Double? {
-            guard let shot = app.screenshot() else { return nil }
-            var best: (start: Int, length: Int) = (0, 0), runStart = -1
-            for x in 250...760 {
-                let p = shot.pixel(x, 553)
-                let white = x < 760 && p.r > 235 && p.g > 235 && p.b > 235
-                if white, runStart < 0 { runStart = x }
-                if !white, runStart >= 0 {
-                    if x - runStart > best.length { best = (runStart, x - runStart) }
-                    runStart = -1
-                }
-            }
-            return best.length >= 10 ? Double(best.start) + Double(best.length - 1) / 2 : nil
-        }
+    private func sliderGeometry(_ app: ReelApp, file: StaticString = #filePath, line: UInt = #line) throws -> SliderGeometry {
         let wasAt = app.position, wasPlaying = app.status == "Playing"
         if wasPlaying { try app.player("Pause") }
         let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
-        var marks: [Double] = []
+        var marks: [Double] = [], y = 0
         for t in [5.0, 25.0] {
             try app.player("SetPosition", [.objectPath(track), .int64(Int64(t * 1e6))])
-            eventually("at \(t) s") { abs(app.position - t) < 0.3 }
+            eventually("at \(t) s", file: file, line: line) { abs(app.position - t) < 0.3 }
             app.revealControls()
-            var x: Double?
-            eventually("the knob drawn at \(t) s") { x = knob(); return x != nil }
-            marks.append(x ?? 0)
+            var knob: WindowRect?
+            eventually("the knob drawn where the layout puts it at \(t) s", file: file, line: line) {
+                guard let bounds = app.controlBounds["knob"], let shot = app.screenshot() else { return false }
+                knob = bounds
+                let p = shot.pixel(bounds.midX, bounds.midY)
+                return p.r > 235 && p.g > 235 && p.b > 235
+            }
+            marks.append(Double(knob?.x ?? 0) + Double(knob?.width ?? 0) / 2)
+            y = knob?.midY ?? 0
         }
         try app.player("SetPosition", [.objectPath(track), .int64(Int64(wasAt * 1e6))])
-        eventually("back where it was") { abs(app.position - wasAt) < 0.3 }
+        eventually("back where it was", file: file, line: line) { abs(app.position - wasAt) < 0.3 }
         if wasPlaying { try app.player("Play") }
         app.revealControls()
-        return SliderGeometry(x0: marks[0], x1: marks[1], t0: 5, t1: 25)
+        return SliderGeometry(x0: marks[0], x1: marks[1], t0: 5, t1: 25, y: y)
     }
 
     func testControlsHideWhileWatchingAndComeBackOnMotion() throws {
@@ -256,9 +318,7 @@ final class WindowTests: XCTestCase {
         eventually("the empty state drawn") { (app.screenshot()?.mean(x0: 0.1, y0: 0.3, x1: 0.9, y1: 0.7).r ?? 0) > 150 }
         _ = app.screenshot("empty-state")
         app.key("ctrl+o")
-        eventually("Ctrl+O opens the Open dialog") {
-            shell("xdotool", ["search", "--onlyvisible", "--name", "^Open$"]).status == 0
-        }
+        eventually("Ctrl+O opens the Open dialog") { !app.openDialogID.isEmpty }
         _ = app.screenshot("open-dialog")
     }
 
@@ -279,7 +339,9 @@ final class WindowTests: XCTestCase {
         try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(15_000_000)])
         eventually("at 15 s") { abs(app.position - 15) < 1 }
         app.revealControls()
-        shell("xdotool", ["mousemove", "--window", app.windowID, "475", "553", "click", "5"])
+        let slider = try XCTUnwrap(app.controlBounds["slider"])
+        app.desktop.pointerMove(app.windowID, x: slider.midX, y: slider.midY)
+        app.desktop.scroll(down: true)
         eventually("scrolling down steps back 10 s") { app.position < 9 }
     }
 
@@ -287,7 +349,7 @@ final class WindowTests: XCTestCase {
     func testDroppedFilesPlay() throws {
         let app = try ReelApp([])
         let source = try Fixture("drag-source.py", [Paths.mediaURI("short-2.webm"), Paths.mediaURI("short-3.webm")])
-        app.dropFiles(from: "^Reel drag source$")
+        app.dropFiles(from: "Reel drag source")
         app.waitForPlaying("short-2")
         let tracks = try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings ?? []
         XCTAssertEqual(tracks.count, 2, "both dropped files are queued")
@@ -310,17 +372,19 @@ final class WindowTests: XCTestCase {
         let slider = try sliderGeometry(app)
         app.bus.clearSignals()  // the measuring seeks' signals
         let start = Int(slider.x(at: 3).rounded()), end = Int(slider.x(at: 23).rounded())
-        shell("xdotool", ["mousemove", "--window", id, "\(start)", "553", "mousedown", "1"])
+        app.desktop.pointerMove(id, x: start, y: slider.y)
+        app.desktop.pointerButton(1, pressed: true)
         var positionsWhileDragging: [Double] = []
         for x in stride(from: start, through: end, by: 25) {
-            shell("xdotool", ["mousemove", "--window", id, "\(x)", "553"])
+            app.desktop.pointerMove(id, x: x, y: slider.y)
             Thread.sleep(forTimeInterval: 0.12)  // input pacing: a hand's drag, not a jump
             positionsWhileDragging.append(app.position)
         }
-        shell("xdotool", ["mouseup", "1"])
+        app.desktop.pointerButton(1, pressed: false)
         let expected = slider.seconds(at: Double(stride(from: start, through: end, by: 25).map { $0 }.last ?? end))
         XCTAssertGreaterThan(positionsWhileDragging.max() ?? 0, 10, "the position follows the drag: \(positionsWhileDragging)")
-        let seeked = app.bus.waitForSignal { $0.member == "Seeked" }
+        // The release's seek (a late Seeked of the measuring seeks back to 3 s may come first).
+        let seeked = app.bus.waitForSignal { $0.member == "Seeked" && ($0.arguments.first?.int64Value ?? 0) > 10_000_000 }
         XCTAssertEqual(Double(seeked?.arguments.first?.int64Value ?? 0) / 1e6, expected, accuracy: 1.0)
         eventually("settled where released") { abs(app.position - expected) < 1.0 }
         XCTAssertEqual(app.status, "Paused", "a seek keeps the paused state")

@@ -28,4 +28,10 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(QueueItem(id: 1, uri: "https://h/stream").fallbackTitle, "stream")
         XCTAssertEqual(QueueItem(id: 1, uri: "file:///a/.hidden").fallbackTitle, ".hidden")
     }
+
+    func testSourcesAreTheFolderOrTheHost() {
+        XCTAssertEqual(QueueItem(id: 1, uri: "file:///home/u/Japanese%20Lesson%2003/clip.mp4").source, "Japanese Lesson 03")
+        XCTAssertEqual(QueueItem(id: 1, uri: "https://media.example.org/live/stream.m3u8").source, "media.example.org")
+        XCTAssertNil(QueueItem(id: 1, uri: "file:///clip.mp4").source)
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelEngine
 import CGStreamer
+import ReelTestSupport
 import XCTest
 
 /// Broken input ends in `failed` with words a person understands, and the engine keeps working.
@@ -23,33 +24,33 @@ final class ErrorTests: EngineTestCase {
     }
 
     func testMissingFile() async {
-        let error = failure(opening: TestMedia.uri("does-not-exist.mp4"))
+        let error = failure(opening: Paths.mediaURI("does-not-exist.mp4"))
         XCTAssertEqual(error?.kind, .notFound)
         XCTAssertEqual(error?.message, "“does-not-exist.mp4” does not exist.")
     }
 
     func testEmptyFile() async {
-        let error = failure(opening: TestMedia.uri("empty.mp4"))
+        let error = failure(opening: Paths.mediaURI("empty.mp4"))
         XCTAssertEqual(error?.kind, .notMedia)
         XCTAssertEqual(error?.message, "“empty.mp4” is empty.")
     }
 
     func testRandomBytesAndText() async {
         for name in ["random.mp4", "text.mkv"] {
-            let error = failure(opening: TestMedia.uri(name))
+            let error = failure(opening: Paths.mediaURI(name))
             XCTAssertEqual(error?.kind, .notMedia, name)
             XCTAssertEqual(error?.message, "“\(name)” is not a video Reel can read.")
         }
     }
 
     func testTruncatedFile() async {
-        let error = failure(opening: TestMedia.uri("truncated.mp4"))
+        let error = failure(opening: Paths.mediaURI("truncated.mp4"))
         XCTAssertNotNil(error)
         XCTAssertTrue(error?.message.contains("truncated.mp4") ?? false, error?.message ?? "")
     }
 
     func testFolder() async {
-        let error = failure(opening: TestMedia.directory.absoluteString)
+        let error = failure(opening: Paths.media.absoluteString)
         XCTAssertEqual(error?.kind, .notMedia)
     }
 }
@@ -101,7 +102,7 @@ final class NetworkTests: EngineTestCase {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let port = Int.random(in: 20000..<40000)
-        server.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "\(port)", "--directory", TestMedia.directory.path]
+        server.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "\(port)", "--directory", Paths.media.path]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()

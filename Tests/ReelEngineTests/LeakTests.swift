@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelTestSupport
 import XCTest
 
 /// Engines come and go without leaving anything behind: GstPlay's thread (one per player) and

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelTestSupport
 import XCTest
 
 /// The engine and model through real GStreamer pipelines on generated media.
@@ -73,12 +74,15 @@ final class PlaybackTests: EngineTestCase {
         player.model.seek(to: 10)
         waitUntil("seeked") { !player.seekedPositions.isEmpty }
         XCTAssertEqual(player.model.rate, 1.8)
+        // The rate, not how long the seek takes to resume (slow under ThreadSanitizer): from the first tick past it.
+        let landed = player.model.position
+        waitUntil("advancing after the seek") { player.model.position > landed }
         let start = player.model.position, startTime = Date()
         runMainLoop(for: 1.5)
         XCTAssertEqual((player.model.position - start) / Date().timeIntervalSince(startTime), 1.8, accuracy: 0.2,
                        "the pipeline really plays at 1.8× after pause, play and seek")
 
-        player.model.open([TestMedia.uri("clip-vp9.webm")])
+        player.model.open([Paths.mediaURI("clip-vp9.webm")])
         player.waitForPlaying()
         runMainLoop(for: 0.3)
         let start2 = player.model.position, startTime2 = Date()

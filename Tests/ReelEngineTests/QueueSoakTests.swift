@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelTestSupport
 import XCTest
 
 /// The language learner's loop on real pipelines: ten half-second clips, each played three
@@ -11,7 +12,7 @@ final class QueueSoakTests: EngineTestCase {
     func testThreeHundredTransitionsAtOnePointEight() async {
         let harness = PlayerHarness()
         let model = harness.model
-        let clips = (1...10).map { TestMedia.uri(String(format: "blip-%02d.webm", $0)) }
+        let clips = (1...10).map { Paths.mediaURI(String(format: "blip-%02d.webm", $0)) }
         let transitionsWanted = Int(ProcessInfo.processInfo.environment["REEL_SOAK_TRANSITIONS"] ?? "") ?? 300
         model.setRate(1.8)
         model.setRepeatEach(3)

@@ -3,28 +3,8 @@ import Foundation
 import ReelCore
 import ReelEngine
 import ReelGLib
+import ReelTestSupport
 import XCTest
-
-/// The generated test media (meson_helpers/make-test-media), made on first use and cached.
-enum TestMedia {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    static let directory: URL = {
-        let dir = ProcessInfo.processInfo.environment["REEL_TEST_MEDIA"].map { URL(fileURLWithPath: $0) }
-            ?? packageRoot.appendingPathComponent(".build/test-media")
-        let process = Process()
-        process.executableURL = packageRoot.appendingPathComponent("meson_helpers/make-test-media")
-        process.arguments = [dir.path]
-        try? process.run()
-        process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "make-test-media failed")
-        return dir
-    }()
-
-    static func uri(_ name: String) -> String { directory.appendingPathComponent(name).absoluteString }
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-}
 
 /// Runs the GLib main loop until `condition` holds or `timeout` passes; fails the test then.
 /// GstPlay's signal adapter delivers every engine event through this loop.
@@ -32,15 +12,8 @@ enum TestMedia {
 @discardableResult
 func waitUntil(_ description: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
                _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline {
-            XCTFail("timed out after \(timeout) s waiting for: \(description)", file: file, line: line)
-            return false
-        }
-        if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) }
-    }
-    return true
+    wait(for: description, timeout: timeout, file: file, line: line,
+         between: { if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) } }, condition)
 }
 
 /// Keeps the main loop turning for `seconds` (for measurements over time, not for waiting on state).
@@ -55,7 +28,7 @@ func runMainLoop(for seconds: TimeInterval) {
 /// An engine and the model over it, recording every change the model reports.
 @MainActor
 final class PlayerHarness {
-    let engine = GstPlayEngine()
+    let engine = GstPlayEngine(applicationID: "org.reelplayer.Reel.Tests", applicationName: "Reel tests")
     let scheduler = GLibScheduler()
     let model: PlayerModel
     private(set) var changes: [PlayerModel.Change] = []
@@ -71,7 +44,7 @@ final class PlayerHarness {
         observation = model.observe { [weak self] in self?.changes.append($0) }
     }
 
-    func open(_ name: String) { model.open([TestMedia.uri(name)]) }
+    func open(_ name: String) { model.open([Paths.mediaURI(name)]) }
 
     func waitForPlaying(file: StaticString = #filePath, line: UInt = #line) {
         waitUntil("playing", file: file, line: line) { model.status == .playing && model.duration != nil }

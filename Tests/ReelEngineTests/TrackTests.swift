@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelTestSupport
 import XCTest
 
 /// Sound and subtitle tracks on real pipelines.
@@ -64,8 +65,8 @@ final class TrackTests: EngineTestCase {
     func testTheItemAfterAMultiTrackFilePlays() async {
         let harness = PlayerHarness()
         let model = harness.model
-        model.open([TestMedia.uri("subtitled.mkv"), TestMedia.uri("short-1.webm"), TestMedia.uri("subtitled.mkv"),
-                    TestMedia.uri("short-2.webm")])
+        model.open([Paths.mediaURI("subtitled.mkv"), Paths.mediaURI("short-1.webm"), Paths.mediaURI("subtitled.mkv"),
+                    Paths.mediaURI("short-2.webm")])
         harness.waitForPlaying()
         for expected in ["short-1.webm", "subtitled.mkv", "short-2.webm"] {
             waitUntil("a second played") { model.position > 1 }

@@ -1,54 +1,23 @@
-// What Swift cannot import directly: macros, variadic calls, type-cast macros,
-// libdispatch's main-queue hooks and the small GObject types Reel defines in C.
+// What Swift cannot import directly from GTK and GStreamer: macros, variadic calls, type-cast
+// macros and the small GObject types Reel defines in C (GLib's own are in CGLibShims).
 #pragma once
-#include <gio/gio.h>
-#include <glib-unix.h>
+#include "CGLibShims.h"
 #include <gtk/gtk.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
-// libdispatch: the eventfd that becomes readable when the main queue has work, and its drain.
-// Foundation's run loop uses the same pair; GLib's loop knows nothing of them.
-int reel_dispatch_main_queue_fd(void);
-void reel_dispatch_drain_main_queue(void);
-
-// GLib/GStreamer macros.
-static inline GType reel_type_string(void) { return G_TYPE_STRING; }
-static inline GType reel_type_object(void) { return G_TYPE_OBJECT; }
-static inline GType reel_type_boolean(void) { return G_TYPE_BOOLEAN; }
-static inline GType reel_type_double(void) { return G_TYPE_DOUBLE; }
-static inline GType reel_type_int(void) { return G_TYPE_INT; }
-static inline GType reel_type_uint(void) { return G_TYPE_UINT; }
-static inline GType reel_type_uint64(void) { return G_TYPE_UINT64; }
-static inline GType reel_type_int64(void) { return G_TYPE_INT64; }
-static inline GType reel_type_pointer(void) { return G_TYPE_POINTER; }
-static inline GType reel_type_boxed(void) { return G_TYPE_BOXED; }
-static inline GType reel_type_enum(void) { return G_TYPE_ENUM; }
-static inline GType reel_type_flags(void) { return G_TYPE_FLAGS; }
-static inline GType reel_type_variant(void) { return G_TYPE_VARIANT; }
-static inline GType reel_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
-static inline gboolean reel_type_is_a(GType t, GType parent) { return g_type_is_a(t, parent); }
-static inline gboolean reel_is_object(gpointer p) { return p != NULL && G_IS_OBJECT(p); }
-static inline gboolean reel_object_is_floating(gpointer p) { return g_object_is_floating(p); }
+// GStreamer's macros.
 static inline guint64 reel_gst_second(void) { return GST_SECOND; }
 static inline guint64 reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstMapFlags reel_gst_map_read(void) { return GST_MAP_READ; }
 
 // Variadic setters, one typed entry each.
-static inline void reel_object_set_string(gpointer o, const char *k, const char *v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_bool(gpointer o, const char *k, gboolean v) { g_object_set(o, k, v, NULL); }
-static inline void reel_object_set_int(gpointer o, const char *k, gint v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_uint(gpointer o, const char *k, guint v) { g_object_set(o, k, v, NULL); }
-static inline void reel_object_set_int64(gpointer o, const char *k, gint64 v) { g_object_set(o, k, v, NULL); }
-static inline void reel_object_set_uint64(gpointer o, const char *k, guint64 v) { g_object_set(o, k, v, NULL); }
-static inline void reel_object_set_double(gpointer o, const char *k, gdouble v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_pointer(gpointer o, const char *k, gpointer v) { g_object_set(o, k, v, NULL); }
-static inline gpointer reel_object_get_object(gpointer o, const char *k) { gpointer v = NULL; g_object_get(o, k, &v, NULL); return v; }
 static inline gboolean reel_object_has_property(gpointer o, const char *k) { return g_object_class_find_property(G_OBJECT_GET_CLASS(o), k) != NULL; }
 static inline gchar *reel_object_get_string(gpointer o, const char *k) { gchar *v = NULL; g_object_get(o, k, &v, NULL); return v; }
-static inline gint reel_object_get_int(gpointer o, const char *k) { gint v = 0; g_object_get(o, k, &v, NULL); return v; }
-static inline guint64 reel_object_get_uint64(gpointer o, const char *k) { guint64 v = 0; g_object_get(o, k, &v, NULL); return v; }
 
 static inline GstCaps *reel_caps_from_string(const char *s) { return gst_caps_from_string(s); }
 static inline GstStructure *reel_structure_from_string(const char *s) { return gst_structure_from_string(s, NULL); }
@@ -92,6 +61,12 @@ void reel_video_paintable_set_scale_factor(ReelVideoPaintable *self, gint scale)
 typedef void (*ReelDrawSizeCallback)(gint width, gint height, gpointer user_data);
 void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelDrawSizeCallback callback,
                                                  gpointer user_data, GDestroyNotify notify);
+// Called on the main thread when frames have been set without being drawn for most of a second
+// (`stalled`: the window is not drawn at all; a Wayland compositor does that to a window it does
+// not show), and when a draw comes again. `notify` frees `user_data`.
+typedef void (*ReelDrawingStalledCallback)(gboolean stalled, gpointer user_data);
+void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self, ReelDrawingStalledCallback callback,
+                                                       gpointer user_data, GDestroyNotify notify);
 // The next draw reports its size again, even if unchanged (a new video may want other frames).
 void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self);
 
@@ -116,8 +91,10 @@ void reel_i18n_init(const char *domain, const char *localedir);
 const char *reel_gettext(const char *msgid);
 const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n);
 
-// Crash reports: on a fatal signal, a few lines (version, media, playback state) go to `path`.
-void reel_crash_report_install(const char *path, const char *version);
+// Crash reports: on a fatal signal, `header` (version, libraries), the media, the playback state,
+// the thread and its stack go to `path`; then Reel runs again with REEL_SYMBOLIZE_CRASH_REPORT=path
+// to put the stack's names into words.
+void reel_crash_report_install(const char *path, const char *header);
 void reel_crash_report_set_context(const char *media, const char *state);
 
 // GstAppSink callbacks, set from C so the struct layout (which grows between releases) is
@@ -126,13 +103,18 @@ typedef void (*ReelSampleCallback)(GstSample *sample /* transfer full */, gpoint
 void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback callback,
                                        gpointer user_data, GDestroyNotify notify);
 
+// The audio filter that keeps the pitch at any rate: scaletempo, renewed whenever the pipeline
+// stops (GStreamer 1.22's scaletempo crashes on stale state; see pitch_keeper.c). NULL without
+// scaletempo (gst-plugins-good).
+GstElement *reel_pitch_keeper_new(void);
+
 // GstPlay marks every seek at a rate other than 1.0 as a trick-mode seek, which lets demuxers
 // and decoders skip frames: video at 1.8× then stalls until the next keyframe and stutters.
 // This probe on a sink's pad clears that flag from seeks on their way upstream.
 void reel_sink_clear_trickmode_seeks(GstElement *sink);
 
 // Makes the input-selectors playbin joins several tracks of a kind with keep the tracks in step
-// by the active track's segment rather than by waiting on the clock (see shims.c for why).
+// by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).
 void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 
 // GStreamer objects made minus those freed since reel_gst_object_count_start, as GStreamer's
@@ -143,7 +125,7 @@ gint64 reel_gst_object_count_change(void);
 // GObjects alive, when meson_helpers/gobject-counter.c is preloaded; G_MININT64 otherwise.
 gint64 reel_gobject_live_count(void);
 
-// Opens a PulseAudio sink that stays open for the life of the process (see shims.c for why);
+// Opens a PulseAudio sink that stays open for the life of the process (see gst_workarounds.c for why);
 // FALSE when there is no PulseAudio server to open it on. Only the first call does anything.
 gboolean reel_pulse_keep_main_loop(void);
 

@@ -3,7 +3,7 @@ import ReelCore
 
 /// Sets up gettext for `domain` with catalogs under `localeDirectory` and makes `tr`/`trn`
 /// (in ReelCore, where every layer finds them) translate through it.
-public func setUpLocalization(domain: String, localeDirectory: String) {
+func setUpLocalization(domain: String, localeDirectory: String) {
     reel_i18n_init(domain, localeDirectory)
     // gettext returns its argument when there is no translation: read it while it is alive.
     Translator.translate = { message in message.withCString { String(cString: reel_gettext($0)) } }

@@ -1,5 +1,6 @@
 import CGio
 import ReelCore
+import ReelGLib
 
 /// The model's timers on the GLib main loop.
 @MainActor

@@ -1,0 +1,113 @@
+// Workarounds for GStreamer 1.22 (Debian 12), each named with what it is for: delete one when
+// the GStreamer it works around is no longer the one Reel runs on.
+#include "CShims.h"
+
+/* GstPlay (1.22) marks every seek at a rate other than 1.0 as a trick-mode seek, which lets
+ * demuxers and decoders skip frames: video at 1.8× then stalls until the next keyframe and
+ * stutters. The probe clears the flag from seeks on their way upstream. */
+static GstPadProbeReturn clear_trickmode(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad; (void)data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_SEEK) return GST_PAD_PROBE_OK;
+  gdouble rate;
+  GstFormat format;
+  GstSeekFlags flags;
+  GstSeekType start_type, stop_type;
+  gint64 start, stop;
+  gst_event_parse_seek(event, &rate, &format, &flags, &start_type, &start, &stop_type, &stop);
+  if (!(flags & GST_SEEK_FLAG_TRICKMODE)) return GST_PAD_PROBE_OK;
+  GstEvent *plain = gst_event_new_seek(rate, format, flags & ~GST_SEEK_FLAG_TRICKMODE,
+                                       start_type, start, stop_type, stop);
+  gst_event_set_seqnum(plain, gst_event_get_seqnum(event));
+  gst_event_unref(event);
+  GST_PAD_PROBE_INFO_DATA(info) = plain;
+  return GST_PAD_PROBE_OK;
+}
+
+void reel_sink_clear_trickmode_seeks(GstElement *sink) {
+  GstPad *pad = gst_element_get_static_pad(sink, "sink");
+  if (pad == NULL) return;
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, clear_trickmode, NULL, NULL);
+  gst_object_unref(pad);
+}
+
+/* playbin joins the streams of a file with several sound or subtitle tracks in input-selectors
+ * set to keep the tracks not played in step by waiting on the clock, holding their stream
+ * locks. Stopping (each item change does) first stops the audio clock, so those waits never
+ * end and the stop, which needs the locks, never finishes: GStreamer 1.22 then hangs on the
+ * next item (GstPlay's thread in gst_pad_set_active). Keeping them in step by the active
+ * track's segment instead waits on a condition that stopping does wake. Only selectors that
+ * get a second track are changed: with one track nothing waits, and playbin's own mode is
+ * left where it does no harm. */
+static void use_segment_sync_from_second_track(GstElement *selector, GstPad *pad, gpointer data) {
+  (void)data;
+  if (GST_PAD_DIRECTION(pad) == GST_PAD_SINK && selector->numsinkpads >= 2)
+    g_object_set(selector, "sync-mode", 0 /* active-segment */, NULL);
+}
+
+static void watch_selector(GstElement *playbin, GstElement *element, gpointer data) {
+  (void)playbin; (void)data;
+  GstElementFactory *factory = gst_element_get_factory(element);
+  if (factory != NULL && g_strcmp0(GST_OBJECT_NAME(factory), "input-selector") == 0)
+    g_signal_connect(element, "pad-added", G_CALLBACK(use_segment_sync_from_second_track), NULL);
+}
+
+void reel_playbin_sync_tracks_by_segment(GstElement *playbin) {
+  g_signal_connect(playbin, "element-setup", G_CALLBACK(watch_selector), NULL);
+}
+
+/* Every pulsesink in a process shares one PulseAudio main loop, made when the first opens its
+ * device and freed when the last closes it. GStreamer 1.22's pulsesink answers a caps query
+ * between making its ring buffer and opening its device (or between closing and dropping it)
+ * by locking that main loop, which then may not exist: libpulse aborts the process (seen as
+ * Reel dying in pa_threaded_mainloop_lock during item changes, from decodebin's caps queries).
+ * One sink kept open for the life of the process keeps the main loop alive. */
+static GstElement *pulse_keeper = NULL;
+
+gboolean reel_pulse_keep_main_loop(void) {
+  static gsize once = 0;
+  if (g_once_init_enter(&once)) {
+    GstElement *sink = gst_element_factory_make("pulsesink", "reel-pulse-keeper");
+    // A client name of its own: pulsesinks of one name share one server connection, and the
+    // server drops a connection that sends it something it refuses (a 36 kB title tag, say),
+    // which must end no more than the playing sink's.
+    if (sink != NULL) g_object_set(sink, "client-name", "Reel (keeps the sound connection)", NULL);
+    if (sink != NULL && gst_element_set_state(sink, GST_STATE_READY) != GST_STATE_CHANGE_FAILURE) {
+      pulse_keeper = sink;
+    } else if (sink != NULL) {
+      gst_element_set_state(sink, GST_STATE_NULL);
+      gst_object_unref(sink);
+    }
+    g_once_init_leave(&once, 1);
+  }
+  return pulse_keeper != NULL;
+}
+
+typedef struct {
+  gpointer adapter;
+  GstElement *pipeline;
+  gpointer player;
+} PlayerRemains;
+
+static gpointer release_player(gpointer data) {
+  PlayerRemains *remains = data;
+  // Streaming threads take passing references to the player (GstPlay's volume-notify handler
+  // reads its own property from there). Were one of those the last, the player's dispose would
+  // run on that streaming thread and join GstPlay's thread, which is waiting for that very
+  // streaming thread to stop: a deadlock, seen as players that were never freed. So the
+  // pipeline is stopped first, while this thread still holds the player.
+  gst_element_set_state(remains->pipeline, GST_STATE_NULL);
+  g_object_unref(remains->adapter);
+  gst_object_unref(remains->pipeline);
+  g_object_unref(remains->player);
+  g_free(remains);
+  return NULL;
+}
+
+void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, gpointer player) {
+  PlayerRemains *remains = g_new(PlayerRemains, 1);
+  remains->adapter = g_object_ref(adapter);
+  remains->pipeline = gst_object_ref(pipeline);
+  remains->player = g_object_ref(player);
+  g_thread_unref(g_thread_new("reel-teardown", release_player, remains));
+}
