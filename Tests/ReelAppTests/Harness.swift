@@ -90,6 +90,13 @@ final class ReelApp {
             .compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
     }
 
+    /// Every thread's stack in Reel now (gdb), for a report of a hang: where the main thread waits.
+    var threadStacks: String {
+        shell("gdb", ["-p", String(process.processIdentifier), "-batch", "-nx", "-ex", "set pagination off",
+                      "-ex", "thread apply all bt 30"]).output
+            .split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }.joined(separator: "\n")
+    }
+
     func hasBusName(_ name: String = ReelApp.busName) -> Bool {
         let reply = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
         return reply?.first?.boolValue == true

@@ -98,7 +98,9 @@ final class StormTests: XCTestCase {
             actions += 1
             Thread.sleep(forTimeInterval: Double(10 + rng.next() % 81) / 1000)  // input pacing, not a wait
             if !app.process.isRunning { return XCTFail(failure("Reel died after \(actions) actions, status \(app.process.terminationStatus)")) }
-            if let late = monitor.firstLateAnswer { return XCTFail(failure("Reel took \(late) to answer a D-Bus call")) }
+            if let late = monitor.firstLateAnswer {
+                return XCTFail(failure("Reel took \(late) to answer a D-Bus call") + "\nReel's threads:\n\(app.threadStacks)")
+            }
         }
         monitor.stop()
         print(String(format: "storm: %d actions in %.0f s, %d D-Bus checks, slowest answer %.0f ms", actions, Self.seconds,
