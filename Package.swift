@@ -24,6 +24,7 @@ let package = Package(
         systemLibrary("CDBus", "dbus-1", "libdbus-1-dev"),
         .target(name: "CGLibShims", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp"]),
+        .target(name: "CDiagnostics", dependencies: ["CGtk", "CGStreamer"]),
 
         .target(name: "ReelCore"),
         .target(name: "ReelGLib", dependencies: ["CGio", "CGLibShims"]),
@@ -32,9 +33,11 @@ let package = Package(
             dependencies: ["ReelCore", "ReelGLib", "CShims", "CGio", "CGtk", "CGStreamer",
                            "CGstPlay", "CGstApp", "CGstVideo", "CGstPbutils"]),
         .target(name: "ReelMPRIS", dependencies: ["ReelCore", "ReelGLib", "CGio"]),
+        // The tests' window into a running Reel, registered only when REEL_DEBUG_DBUS is set.
+        .target(name: "ReelDiagnostics", dependencies: ["ReelCore", "ReelGLib", "ReelEngine", "CDiagnostics", "CGio", "CGtk"]),
         .executableTarget(
             name: "reel",
-            dependencies: ["ReelCore", "ReelGLib", "ReelEngine", "ReelMPRIS", "CShims", "CGio",
+            dependencies: ["ReelCore", "ReelGLib", "ReelEngine", "ReelMPRIS", "ReelDiagnostics", "CShims", "CGio",
                            "CGtk", "CAdwaita", "CGStreamer"],
             path: "Sources/ReelApp",
             // Crash reports name Reel's own functions in their stacks (dladdr sees exported symbols only).
@@ -44,11 +47,15 @@ let package = Package(
         // The version and application id, from meson.build.
         .plugin(name: "ProjectInfo", capability: .buildTool(), path: "meson_helpers/ProjectInfo"),
 
-        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
+        // A scripted engine and a manual clock, for tests of the model and of what observes it.
+        .target(name: "ReelModelTestSupport", dependencies: ["ReelCore"], path: "Tests/ReelModelTestSupport"),
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelModelTestSupport"]),
+        .testTarget(name: "ReelMPRISTests", dependencies: ["ReelMPRIS", "ReelCore", "ReelGLib", "ReelModelTestSupport", "CGio"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
         // What the test targets share: the package's paths and test media, waiting on a condition.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
-        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "CGStreamer", "ReelTestSupport"]),
+        .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "ReelDiagnostics", "CGStreamer",
+                                                           "ReelTestSupport"]),
         .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelTestSupport"], exclude: ["Fixtures"]),
     ]
 )

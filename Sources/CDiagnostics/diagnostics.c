@@ -1,6 +1,9 @@
 // Counts the tests read through the debug D-Bus interface: GStreamer objects (through the
-// leaks tracer, when it runs) and GObjects (when a test preloads the counter).
-#include "CShims.h"
+// leaks tracer, when it runs), GObjects (when a test preloads the counter) and frames (through
+// a pad probe and the paintable's own signal: nothing in the frame path counts).
+#include "CDiagnostics.h"
+
+#include <gdk/gdk.h>
 
 #include <dlfcn.h>
 
@@ -50,3 +53,42 @@ gint64 reel_gobject_live_count(void) {
   gint64 (*live)(void) = (gint64 (*)(void))dlsym(RTLD_DEFAULT, "reel_gobject_counter_live");
   return live ? live() : G_MININT64;
 }
+
+/* Shared by the caller, the pad probe and the signal handler: each holds a reference. */
+struct ReelFrameCounts {
+  gsize received;
+  gsize shown;
+};
+
+static void release(gpointer counts) { g_atomic_rc_box_release(counts); }
+static void release_closure(gpointer counts, GClosure *closure) { g_atomic_rc_box_release(counts); }
+
+static GstPadProbeReturn count_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer counts) {
+  g_atomic_pointer_add(&((ReelFrameCounts *)counts)->received, 1);
+  return GST_PAD_PROBE_OK;
+}
+
+/* A texture given to draw: the paintable's contents change (and it has a frame, not none). */
+static void count_frame_drawn(GdkPaintable *paintable, gpointer counts) {
+  if (gdk_paintable_get_intrinsic_width(paintable) > 0) g_atomic_pointer_add(&((ReelFrameCounts *)counts)->shown, 1);
+}
+
+ReelFrameCounts *reel_frame_counts_attach(GstElement *frame_sink, gpointer paintable) {
+  ReelFrameCounts *counts = g_atomic_rc_box_new0(ReelFrameCounts);
+  GstIterator *sinks = gst_bin_iterate_sinks(GST_BIN(frame_sink));
+  GValue item = G_VALUE_INIT;
+  if (gst_iterator_next(sinks, &item) == GST_ITERATOR_OK) {
+    GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(g_value_get_object(&item)), "sink");
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffer, g_atomic_rc_box_acquire(counts), release);
+    gst_object_unref(pad);
+    g_value_unset(&item);
+  }
+  gst_iterator_free(sinks);
+  g_signal_connect_data(paintable, "invalidate-contents", G_CALLBACK(count_frame_drawn),
+                        g_atomic_rc_box_acquire(counts), release_closure, 0);
+  return counts;
+}
+
+guint64 reel_frame_counts_received(ReelFrameCounts *counts) { return (guint64)g_atomic_pointer_get(&counts->received); }
+guint64 reel_frame_counts_shown(ReelFrameCounts *counts) { return (guint64)g_atomic_pointer_get(&counts->shown); }
+void reel_frame_counts_release(ReelFrameCounts *counts) { g_atomic_rc_box_release(counts); }

@@ -13,14 +13,10 @@ enum BuildInfo {
         return URL(fileURLWithPath: path).deletingLastPathComponent()
     }()
 
-    /// The source tree when running from it (`swift run reel`): the folder holding Package.swift.
+    /// The source tree when running from its build folder (`swift run reel`).
     static let sourceTree: URL? = {
-        var dir = executableDirectory
-        for _ in 0..<5 {
-            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir }
-            dir.deleteLastPathComponent()
-        }
-        return nil
+        let root = URL(fileURLWithPath: ProjectInfo.sourceRoot).resolvingSymlinksInPath()
+        return executableDirectory.path.hasPrefix(root.appendingPathComponent(".build").path + "/") ? root : nil
     }()
 
     /// `<prefix>/share` for an installed Reel.

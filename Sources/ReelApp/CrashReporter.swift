@@ -50,13 +50,6 @@ enum CrashReporter {
         }
         reel_crash_report_set_context(media, state)
     }
-
-    /// Crashes on purpose, for the test that checks the report (the debug interface's
-    /// `CrashForTesting`). Never inlined, so the report's stack names it.
-    @inline(never)
-    static func crashForTesting() {
-        UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
-    }
 }
 
 /// The helper process's job: each stack line `module(symbol+offset) [address]` whose symbol is a

@@ -4,6 +4,7 @@ import CGtk
 import CShims
 import Foundation
 import ReelCore
+import ReelDiagnostics
 import ReelEngine
 import ReelGLib
 import ReelMPRIS
@@ -14,15 +15,16 @@ import ReelMPRIS
 final class ReelApplication {
     let app: UnsafeMutablePointer<AdwApplication>
     private var player: (engine: GstPlayEngine, model: PlayerModel)?
-    private var window: PlayerWindow?
+    var window: PlayerWindow?
     private var mpris: MPRISServer?
-    private var debugInterface: DebugInterface?
+    /// The tests' window into Reel, when switched on (see `Diagnostics`).
+    private var diagnostics: AnyObject?
     private(set) var settings: Settings?
     /// The queue as it was left, put back when Reel starts without files (once per run).
     private var savedQueue: SavedQueue?
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
-    private var openDialogs: [String: Widget] = [:]
+    var openDialogs: [String: Widget] = [:]
     var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
 
     init() {
@@ -165,10 +167,6 @@ final class ReelApplication {
         if let problem = savedQueue.problem { Log.warning(problem) }
         savedQueue.onWriteFailure = { Log.warning($0) }
         self.savedQueue = savedQueue
-        // How long a stream may buffer without playing on; tests shorten it.
-        if let seconds = ProcessInfo.processInfo.environment["REEL_NETWORK_TIMEOUT"].flatMap(Double.init), seconds > 0 {
-            model.bufferingTimeout = seconds
-        }
         model.setRate(settings.rate)
         model.setVolume(settings.volume)
         let applySequenceSettings: @MainActor () -> Void = {
@@ -204,14 +202,14 @@ final class ReelApplication {
         installActions(model)
         UI.loadCSS(Style.css)
         startMPRIS(model)
+        if let connection = g_application_get_dbus_connection(gcast(app)) {
+            diagnostics = Diagnostics.start(connection: connection, engine: engine, model: model) { [weak self] in self?.window }
+        }
     }
 
     /// The desktop's media controls; without a session bus Reel plays on without them.
     private func startMPRIS(_ model: PlayerModel) {
         guard let connection = g_application_get_dbus_connection(gcast(app)) else { return }
-        debugInterface = player.map {
-            DebugInterface(connection: connection, engine: $0.engine) { [weak self] in self?.window }
-        } ?? nil
         do {
             mpris = try MPRISServer(connection: connection, model: model, host: self, desktopEntry: BuildInfo.appID,
                                     mimeTypes: MediaTypes.mimeTypes)
@@ -250,131 +248,6 @@ final class ReelApplication {
             g_application_hold(gcast(app))
         }
         return true
-    }
-
-    // MARK: Actions
-
-    private func installActions(_ model: PlayerModel) {
-        add("play-pause", accels: ["space", "k", "AudioPlay"]) { _ in model.togglePlayPause() }
-        add("play") { _ in model.play() }
-        add("pause", accels: ["AudioPause"]) { _ in model.pause() }
-        add("stop", accels: ["AudioStop"]) { _ in model.stop() }
-        add("skip-forward", accels: ["Right", "l"]) { [weak self] _ in if let self { model.skip(by: self.skipInterval) } }
-        add("skip-backward", accels: ["Left", "j"]) { [weak self] _ in if let self { model.skip(by: -self.skipInterval) } }
-        add("step-forward", accels: ["<Shift>Right"]) { _ in model.skip(by: 1) }
-        add("step-backward", accels: ["<Shift>Left"]) { _ in model.skip(by: -1) }
-        add("seek-start", accels: ["Home"]) { _ in model.seek(to: 0) }
-        add("seek-end", accels: ["End"]) { _ in model.skipToEnd() }
-        add("volume-up", accels: ["Up"]) { _ in model.setVolume(model.volume + 0.05) }
-        add("volume-down", accels: ["Down"]) { _ in model.setVolume(model.volume - 0.05) }
-        add("toggle-mute", accels: ["m"]) { _ in model.setMuted(!model.isMuted) }
-        add("next", accels: ["n", "AudioNext"]) { _ in model.next() }
-        add("previous", accels: ["p", "AudioPrev"]) { _ in model.previous() }
-        add("faster", accels: ["bracketright"]) { _ in model.setRate(((model.rate + 0.05) * 100).rounded() / 100) }
-        add("slower", accels: ["bracketleft"]) { _ in model.setRate(((model.rate - 0.05) * 100).rounded() / 100) }
-        add("reset-rate", accels: ["BackSpace"]) { _ in model.setRate(1) }
-        add("rate", parameter: "d") { value in
-            if let value { model.setRate(g_variant_get_double(value)) }
-        }
-        add("seek", parameter: "d") { value in
-            if let value { model.seek(to: g_variant_get_double(value)) }
-        }
-        add("open-uri", parameter: "s") { [weak self] value in
-            if let value, let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
-        }
-        add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
-        add("open-location", accels: ["<Control>l"]) { [weak self] _ in
-            guard let self, let window = self.window else { return }
-            self.presentOnce("open-location") {
-                OpenLocationDialog.present(parent: window.window, open: { [weak self] uri in self?.open([uri]) },
-                                           refuse: { [weak self] message in
-                                               Log.warning(message)
-                                               self?.window?.showToast(message)
-                                           })
-            }
-        }
-        add("toggle-fullscreen", accels: ["f", "F11"]) { [weak self] _ in self?.window?.toggleFullscreen() }
-        add("leave-fullscreen") { [weak self] _ in self?.window?.setFullscreen(false) }
-        withCStringArray(["<Control>question"]) { gtk_application_set_accels_for_action(gcast(app), "win.show-help-overlay", $0) }
-        add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
-            guard let self, let settings = self.settings else { return }
-            self.presentOnce("preferences") { PreferencesWindow.present(settings: settings, parent: self.window?.window) }
-        }
-        add("about") { [weak self] _ in self?.presentOnce("about") { AboutWindow.present(parent: self?.window?.window) } }
-        add("start-over") { _ in model.startOver() }
-        installQueueActions(model)
-        installTrackActions(model)
-        add("quit", accels: ["<Control>q"]) { [weak self] _ in
-            guard let self else { return }
-            g_application_quit(gcast(self.app))
-        }
-    }
-
-    /// One of each dialog: asked again (keys, menus, D-Bus), the open one comes to the front.
-    private func presentOnce(_ name: String, _ make: () -> Widget) {
-        if let open = openDialogs[name] { return gtk_window_present(gcast(open)) }
-        let dialog = make()
-        openDialogs[name] = dialog
-        connectMainSignal(dialog, "destroy") { [weak self] _ in self?.openDialogs[name] = nil }
-    }
-
-    /// Shuffle and loop are stateful actions mirroring the model (menus show their state); the
-    /// queue panel's visibility is one too.
-    private func installQueueActions(_ model: PlayerModel) {
-        let shuffle = add("shuffle", state: g_variant_new_boolean(0)) { _ in model.setShuffle(!model.queue.shuffle) }
-        let loopNames: [(PlaybackQueue.LoopMode, String)] = [(.none, "none"), (.item, "item"), (.queue, "queue")]
-        let loop = add("loop", parameter: "s", state: g_variant_new_string("none")) { value in
-            guard let value, let name = g_variant_get_string(value, nil).map({ String(cString: $0) }),
-                  let mode = loopNames.first(where: { $0.1 == name })?.0 else { return }
-            model.setLoopMode(mode)
-        }
-        model.observe { change in
-            guard change == .queue else { return }
-            g_simple_action_set_state(shuffle, g_variant_new_boolean(model.queue.shuffle ? 1 : 0))
-            let name = loopNames.first { $0.0 == model.queue.loopMode }?.1 ?? "none"
-            g_simple_action_set_state(loop, g_variant_new_string(name))
-        }
-        add("show-queue", state: g_variant_new_boolean(0), accels: ["F9"]) { [weak self] _ in
-            guard let window = self?.window else { return }
-            window.setQueueShown(!window.isQueueShown)
-        }
-    }
-
-    /// The track choices are stateful so menus show which one plays; the state follows the media.
-    private func installTrackActions(_ model: PlayerModel) {
-        let audio = add("audio-track", parameter: "i", state: g_variant_new_int32(0)) { value in
-            if let value { model.selectAudioTrack(Int(g_variant_get_int32(value))) }
-        }
-        let subtitles = add("subtitle-track", parameter: "i", state: g_variant_new_int32(-1)) { value in
-            guard let value else { return }
-            let index = Int(g_variant_get_int32(value))
-            model.selectSubtitleTrack(index < 0 ? nil : index)
-        }
-        add("open-subtitles") { [weak self] _ in self?.window?.showOpenSubtitlesDialog() }
-        model.observe { change in
-            guard change == .media || change == .item else { return }
-            g_simple_action_set_state(audio, g_variant_new_int32(Int32(model.media?.currentAudioTrack ?? 0)))
-            g_simple_action_set_state(subtitles, g_variant_new_int32(Int32(model.media?.currentSubtitleTrack ?? -1)))
-        }
-    }
-
-    /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,
-    /// over D-Bus as org.gtk.Actions); with a `state`, a stateful one menus show checked.
-    @discardableResult
-    private func add(_ name: String, parameter: String? = nil, state: OpaquePointer? = nil, accels: [String] = [],
-                     _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
-        let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
-        let action = (state.map { g_simple_action_new_stateful(name, type, $0) } ?? g_simple_action_new(name, type))!
-        if let type { g_variant_type_free(type) }
-        connectMainSignal(UnsafeMutableRawPointer(action), "activate") { args in
-            handler(OpaquePointer(args.pointer(1)))
-        }
-        g_action_map_add_action(OpaquePointer(app), action)
-        g_object_unref(UnsafeMutableRawPointer(action))
-        if !accels.isEmpty {
-            withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
-        }
-        return action
     }
 }
 

@@ -1,4 +1,7 @@
 import CGio
+// CAdwaita as well as CGtk: in some compile batches Swift 6.3 finds GTK's enum constants only
+// through the module that included GTK's (non-modular) headers first, and that is CAdwaita.
+import CAdwaita
 import CGtk
 import CShims
 import ReelCore

@@ -14,7 +14,7 @@ final class VideoView {
     private let cover: Widget
     private let audioTitle: Widget
     private let audioBox: Widget
-    private let errorPage: Widget
+    let errorPage: Widget
     let picture: Widget
 
     init(paintable: OpaquePointer) {
@@ -85,19 +85,6 @@ final class VideoView {
             rest = rest[close...]
         }
         return result + rest
-    }
-
-    /// The error page's title and explanation labels, for the diagnostics' geometry read-back.
-    var errorTextWidgets: [(String, Widget)] {
-        var labels: [Widget] = []
-        func walk(_ widget: Widget) {
-            if String(cString: gtk_widget_get_css_name(widget)) == "label", gtk_widget_get_visible(widget) != 0,
-               let text = gtk_label_get_text(gcast(widget)), text.pointee != 0 { labels.append(widget) }
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child { walk(current); child = gtk_widget_get_next_sibling(current) }
-        }
-        walk(errorPage)
-        return zip(["error-title", "error-description"], labels).map { ($0, $1) }
     }
 
     /// The error the video area shows, as the user reads it; nil when it shows no error.

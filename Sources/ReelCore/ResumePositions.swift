@@ -83,3 +83,31 @@ public final class ResumePositions {
         return String(hash, radix: 16)
     }
 }
+
+/// Where long items were left (`ResumePositions`, when the app keeps them), saved whenever the
+/// model asks and every few seconds of playback, so a crash loses at most that much.
+@MainActor
+final class ResumeKeeper {
+    static let saveInterval: Seconds = 5
+    private let positions: ResumePositions?
+    private var sinceSave: Seconds = 0
+
+    init(positions: ResumePositions?) { self.positions = positions }
+
+    func position(for uri: String) -> Seconds? { positions?.position(for: uri) }
+    func forget(uri: String) { positions?.forget(uri: uri) }
+
+    func save(uri: String, position: Seconds, duration: Seconds) {
+        saved()
+        positions?.update(uri: uri, position: position, duration: duration)
+    }
+
+    /// Nothing to save: the count starts again all the same.
+    func saved() { sinceSave = 0 }
+
+    /// Playback went on for `seconds`; whether a save is due.
+    func played(_ seconds: Seconds) -> Bool {
+        sinceSave += seconds
+        return sinceSave >= Self.saveInterval
+    }
+}

@@ -1,17 +1,25 @@
 /// Checks twice a second, while playback is watched, that the position moves (`progressed()`
-/// resets the count) and that a stream being waited on sends data in time. A position that has
-/// not moved for `stallTimeout` is reported with the attempt it calls for (1, 2, 3, then 1
-/// again: the model tries a flushing seek, then loading again, then gives up); waiting on the
-/// network longer than `waitingTimeout` is reported too. The seed apps' queues silently
+/// resets the count), that a stream being waited on sends data in time and that a local file
+/// starts. A position that has not moved for `stallTimeout` is reported with the attempt it
+/// calls for (1, 2, 3, then 1 again: the model tries a flushing seek, then loading again, then
+/// gives up); waiting on the network longer than `waitingTimeout`, or on a local file longer
+/// than `startTimeout`, is reported too. The seed apps' queues silently
 /// stopped after many transitions; this is what keeps Reel's going.
 @MainActor
 final class StallWatchdog {
-    enum Watch { case nothing, stalls, data }
+    enum Watch {
+        case nothing, stalls
+        /// A stream connecting or buffering.
+        case data
+        /// A local file loading: it prerolls in well under a second.
+        case start
+    }
     enum Finding: Equatable { case stalled(attempt: Int), waitedTooLong }
 
     static let interval: Seconds = 0.5
     static let stallTimeout: Seconds = 2
     static let attempts = 3
+    static let startTimeout: Seconds = 5
     var waitingTimeout: Seconds = 20
     /// How many stalls were found, for logs and tests.
     private(set) var stalls = 0
@@ -37,7 +45,7 @@ final class StallWatchdog {
     /// What is watched may have changed (the status did).
     func update() {
         let watching = watch()
-        if watching != .data { waitingFor = 0 }
+        if watching != .data && watching != .start { waitingFor = 0 }
         guard watching != .nothing else {
             timer = nil
             return
@@ -64,12 +72,13 @@ final class StallWatchdog {
     }
 
     private func tick() {
-        switch watch() {
+        let watching = watch()
+        switch watching {
         case .nothing:
             return
-        case .data:
+        case .data, .start:
             waitingFor += Self.interval
-            guard waitingFor >= waitingTimeout else { return }
+            guard waitingFor >= (watching == .start ? Self.startTimeout : waitingTimeout) else { return }
             waitingFor = 0
             onFinding(.waitedTooLong)
         case .stalls:

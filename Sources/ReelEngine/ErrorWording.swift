@@ -29,11 +29,6 @@ enum ErrorWording {
         return nil
     }
 
-    /// A local file that did not start within the loading watchdog's time.
-    static func neverStarted(_ name: String) -> PlaybackError {
-        PlaybackError(kind: .notMedia, message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))
-    }
-
     /// What the user reads about `name` when it needs a plugin that is not installed (to play
     /// at all, or in part).
     static func missingPlugin(_ missing: PipelineReports.MissingPlugin, name: String) -> String {

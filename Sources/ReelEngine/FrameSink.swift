@@ -46,8 +46,6 @@ public final class FrameSink: Sendable {
         var handOffPending = false
         /// false while nothing can be drawn (window minimized, video disabled): drop at once.
         var accepting = true
-        var framesReceived: UInt64 = 0
-        var framesShown: UInt64 = 0
     }
 
     /// A sample crossing from the streaming thread to the main thread; whoever holds it unrefs it.
@@ -101,11 +99,6 @@ public final class FrameSink: Sendable {
         if let sample = mailbox.withLock({ $0.sample }) { gst_sample_unref(sample.pointer) }
         let timer = sizing.withLock { $0.timer }
         if timer != 0 { g_source_remove(timer) }
-    }
-
-    /// Frames that reached the sink (decoded and converted) and frames put on screen, since start.
-    public var frameCounts: (received: UInt64, shown: UInt64) {
-        mailbox.withLock { ($0.framesReceived, $0.framesShown) }
     }
 
     /// Whether frames can be drawn now. While not, arriving frames are dropped at once.
@@ -172,7 +165,6 @@ public final class FrameSink: Sendable {
     // Streaming thread.
     private func receive(_ sample: SampleRef) {
         let (replaced, schedule) = mailbox.withLock { box -> (SampleRef?, Bool) in
-            box.framesReceived += 1
             guard box.accepting else { return (sample, false) }
             let old = box.sample
             box.sample = sample
@@ -209,7 +201,6 @@ public final class FrameSink: Sendable {
                                        width, height)
         g_object_unref(frame.texture.raw)
         g_bytes_unref(frame.bytes)
-        mailbox.withLock { $0.framesShown += 1 }
     }
 
     /// A texture over the sample's mapped pixels, and those pixels (the caller unrefs both).

@@ -20,27 +20,19 @@ public final class GstPlayEngine: PlaybackEngine {
     private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
     private let adapter: ObjectRef<OpaquePointer>
     private let reports = PipelineReports()
-    private var currentURI: String?
-    /// The URI handed to GstPlay and not yet confirmed by its "uri-loaded". Until then, what
-    /// the adapter delivers (states, errors, the end of a stream) still belongs to an earlier
-    /// item — queued on the main context before the load — and is dropped: a client loading
-    /// thousands of items a second otherwise saw errors and ends of old items land on new ones.
-    private var awaitedURI: String?
-    /// The current item was refused before reaching GstPlay (missing, unreadable): there is
-    /// nothing to play, and GstPlay must not play its previous item instead.
-    private var refusedLocally = false
+    /// The item last loaded; nil before the first.
+    private var item: Item?
     private var rate: Double = 1
-    private var rateAppliedToItem = false
-    private var warnedAboutMissingCodec = false
-    private var loadingWatchdog: guint = 0
     private var videoBranch: VideoBranch!
     /// Whether video is wanted (the window can be seen).
     public var isVideoEnabled: Bool { videoBranch.isWanted }
     /// Whether the video branch is attached (see `VideoBranch`).
     public var isVideoBranchAttached: Bool { videoBranch.isAttached }
-    /// How many times the memory the video used has been given back.
-    public var memoryReleases: UInt64 { videoBranch.memoryReleases }
-    private var lastMediaInfo: MediaInfo?
+    /// Called (on another thread) each time the memory the video used has been given back.
+    public var onMemoryReleased: (@Sendable () -> Void)? {
+        get { videoBranch.onMemoryReleased }
+        set { videoBranch.onMemoryReleased = newValue }
+    }
     private var subtitleSink: SubtitleSink!
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
     private var subtitlesOff = false
@@ -140,18 +132,38 @@ public final class GstPlayEngine: PlaybackEngine {
         return sink
     }
 
-    /// Adapter signals are handled only once GstPlay has taken the current URI (see `awaitedURI`).
+    /// What the engine knows of the item it was last given: all of it starts afresh with each load.
+    private struct Item {
+        let uri: String
+        /// Handed to GstPlay and not yet confirmed by its "uri-loaded". Until then, what the
+        /// adapter delivers (states, errors, the end of a stream) still belongs to an earlier
+        /// item — queued on the main context before the load — and is dropped: a client loading
+        /// thousands of items a second otherwise saw errors and ends of old items land on new ones.
+        var awaitingLoad = false
+        /// Refused before reaching GstPlay (missing, unreadable): there is nothing to play, and
+        /// GstPlay must not play its previous item instead.
+        var refusedLocally = false
+        var rateApplied = false
+        var warnedAboutMissingCodec = false
+        var lastMediaInfo: MediaInfo?
+
+        /// The item's name as messages give it.
+        var name: String { QueueItem(id: 0, uri: uri).displayName }
+        var isNetwork: Bool { !QueueItem(id: 0, uri: uri).isLocalFile }
+    }
+
+    /// Adapter signals are handled only once GstPlay has taken the current URI (see `Item.awaitingLoad`).
     private func connectCurrent(_ signal: String, _ handler: @escaping @MainActor (GstPlayEngine, SignalArguments) -> Void) {
         connectMainSignal(adapter.raw, signal) { [weak self] args in
-            guard let self, self.awaitedURI == nil else { return }
+            guard let self, !(self.item?.awaitingLoad ?? false) else { return }
             handler(self, args)
         }
     }
 
     private func connectSignals() {
         connectMainSignal(adapter.raw, "uri-loaded") { [weak self] args in
-            guard let self, let uri = args.string(1), uri == self.awaitedURI else { return }
-            self.awaitedURI = nil
+            guard let self, let uri = args.string(1), uri == self.item?.uri else { return }
+            self.item?.awaitingLoad = false
         }
         connectCurrent("state-changed") { `self`, args in
             let state: EngineState
@@ -164,9 +176,8 @@ public final class GstPlayEngine: PlaybackEngine {
             // GstPlay resets its rate when it loads a URI; the item's rate is applied once
             // the pipeline has prerolled, so the whole item plays at the rate the user chose.
             if state == .paused || state == .playing {
-                self.stopLoadingWatchdog()
-                if !self.rateAppliedToItem {
-                    self.rateAppliedToItem = true
+                if self.item?.rateApplied == false {
+                    self.item?.rateApplied = true
                     if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
                 }
             }
@@ -193,14 +204,13 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("error") { `self`, args in
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
-            self.stopLoadingWatchdog()
             self.onEvent?(.error(self.describe(error)))
         }
         connectCurrent("warning") { `self`, _ in
             // A stream without a decoder while the rest plays: say which, once per item.
-            guard !self.warnedAboutMissingCodec, let missing = self.reports.firstMissingPlugin else { return }
-            self.warnedAboutMissingCodec = true
-            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: ErrorWording.missingPlugin(missing, name: self.currentName))))
+            guard let item = self.item, !item.warnedAboutMissingCodec, let missing = self.reports.firstMissingPlugin else { return }
+            self.item?.warnedAboutMissingCodec = true
+            self.onEvent?(.warning(PlaybackError(kind: .missingCodec, message: ErrorWording.missingPlugin(missing, name: item.name))))
         }
         connectCurrent("media-info-updated") { `self`, args in
             guard let info = args.pointer(1) else { return }
@@ -221,8 +231,8 @@ public final class GstPlayEngine: PlaybackEngine {
         let currentSubtitle = currentTrackIndex(gst_play_get_current_subtitle_track(player.pointer))
         let media = MediaInfoReader.read(info, currentAudio: currentTrackIndex(gst_play_get_current_audio_track(player.pointer)),
                                          currentSubtitle: subtitlesOff ? nil : currentSubtitle)
-        if media != lastMediaInfo {
-            lastMediaInfo = media
+        if media != item?.lastMediaInfo {
+            item?.lastMediaInfo = media
             onEvent?(.mediaInfo(media))
         }
     }
@@ -244,72 +254,44 @@ public final class GstPlayEngine: PlaybackEngine {
     // MARK: PlaybackEngine
 
     public func load(uri: String) {
-        stopLoadingWatchdog()
-        currentURI = uri
-        rateAppliedToItem = false
-        warnedAboutMissingCodec = false
+        item = Item(uri: uri)
         onEvent?(.subtitle(nil))
-        lastMediaInfo = nil
         reports.reset()
         frameSink.clear()
-        refusedLocally = false
         if let problem = ErrorWording.localFileProblem(uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
-            refusedLocally = true
-            awaitedURI = nil
+            item?.refusedLocally = true
             gst_play_stop(player.pointer)
             runSoon { [weak self] in
-                guard let self, self.currentURI == uri else { return }
+                guard let self, self.item?.uri == uri else { return }
                 self.onEvent?(.error(problem))
             }
             return
         }
-        awaitedURI = uri
+        item?.awaitingLoad = true
         gst_play_set_uri(player.pointer, uri)
         // A switch held back at the end of the last item goes ahead (a detach after its delay).
         // Forcing it through at once here, spacing or not, was tried: minimize/restore cycles
         // then grew resident memory by half a megabyte each, for reasons not yet understood.
         videoBranch.itemLoading()
-        if QueueItem(id: 0, uri: uri).isLocalFile { startLoadingWatchdog(for: uri) }
-    }
-
-    /// Gives a local file 5 s to start (it prerolls in well under a second), then fails it in
-    /// words: GStreamer sometimes swallows a demuxer's error about a damaged file (decodebin
-    /// drops it while autoplugging) and the pipeline then waits forever. A stream that does not
-    /// answer is the model's to give up on (`PlayerModel.bufferingTimeout`).
-    private func startLoadingWatchdog(for uri: String) {
-        loadingWatchdog = addTimeout(milliseconds: 5_000) { [weak self] in
-            guard let self else { return false }
-            self.loadingWatchdog = 0
-            guard self.currentURI == uri else { return false }
-            gst_play_stop(self.player.pointer)
-            self.onEvent?(.error(ErrorWording.neverStarted(QueueItem(id: 0, uri: uri).displayName)))
-            return false
-        }
-    }
-
-    private func stopLoadingWatchdog() {
-        if loadingWatchdog != 0 { g_source_remove(loadingWatchdog) }
-        loadingWatchdog = 0
     }
 
     /// Loads the item again rather than seeking back: after the end of a stream GstPlay's own
     /// play seeks to the start at rate 1 behind any seek of ours, and a seek racing it was
     /// seen to end the repeat at once. A local file loads again in a few milliseconds.
     public func restart() {
-        guard let uri = currentURI else { return }
+        guard let uri = item?.uri else { return }
         load(uri: uri)
         play()
     }
 
     public func play() {
-        guard currentURI != nil, !refusedLocally else { return }
+        guard let item, !item.refusedLocally else { return }
         gst_play_play(player.pointer)
     }
 
     public func pause() { gst_play_pause(player.pointer) }
     public func stop() {
-        stopLoadingWatchdog()
         gst_play_stop(player.pointer)
     }
 
@@ -329,7 +311,7 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func setRate(_ rate: Double) {
         self.rate = rate
-        if rateAppliedToItem { gst_play_set_rate(player.pointer, rate) }
+        if item?.rateApplied == true { gst_play_set_rate(player.pointer, rate) }
     }
 
     public func selectAudioTrack(_ index: Int) {
@@ -365,12 +347,8 @@ public final class GstPlayEngine: PlaybackEngine {
 
     // MARK: Errors
 
-    /// The current item's name as messages give it.
-    private var currentName: String { currentURI.map { QueueItem(id: 0, uri: $0).displayName } ?? "" }
-
     private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {
-        let isNetwork = currentURI.map { !QueueItem(id: 0, uri: $0).isLocalFile } ?? false
-        return ErrorWording.pipelineFailure(currentName, isNetwork: isNetwork, reports: reports,
+        ErrorWording.pipelineFailure(item?.name ?? "", isNetwork: item?.isNetwork ?? false, reports: reports,
                                             detail: error.map { String(cString: $0.pointee.message) })
     }
 }

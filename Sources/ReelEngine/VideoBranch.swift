@@ -39,7 +39,8 @@ final class VideoBranch {
     private var position: Seconds = 0
     private var duration: Seconds?
     private let attached = Locked(true)
-    private let releases = Locked<UInt64>(0)
+    /// Called (on another thread) each time the memory the video used has been given back.
+    var onMemoryReleased: (@Sendable () -> Void)?
 
     init(player: ObjectRef<OpaquePointer>, frameSink: FrameSink, scheduler: Scheduler) {
         self.player = player
@@ -49,8 +50,6 @@ final class VideoBranch {
 
     /// Whether the branch is attached, as the last switch made left it.
     nonisolated var isAttached: Bool { attached.withLock { $0 } }
-    /// How many times the memory the video used has been given back.
-    nonisolated var memoryReleases: UInt64 { releases.withLock { $0 } }
 
     func setWanted(_ wanted: Bool) {
         guard wanted != isWanted else { return }
@@ -101,9 +100,9 @@ final class VideoBranch {
         // in the background holds no video memory, and blocks kept by threads since ended do
         // not pile up over many cycles.
         if !requested {
-            switchQueue.async { [releases] in
+            switchQueue.async { [onMemoryReleased] in
                 reel_release_free_memory()
-                releases.withLock { $0 += 1 }
+                onMemoryReleased?()
             }
         }
         apply()

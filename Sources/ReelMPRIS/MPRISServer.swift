@@ -27,15 +27,14 @@ public final class MPRISServer: DBusObjectHandler {
     private let model: PlayerModel
     private weak var host: MPRISHost?
     private let connection: OpaquePointer
-    private let desktopEntry: String
-    private let mimeTypes: [String]
+    /// The root interface's fixed facts: DesktopEntry and SupportedMimeTypes.
+    private let identity: (desktopEntry: String, mimeTypes: [String])
     private let artwork: ArtworkCache
     private var object: DBusObject?
     private var observation: PlayerModel.Observation?
     private var nameOwnerID: guint = 0
-    private var sentPlayer: [String: Variant] = [:]
-    private var sentRoot: [String: Variant] = [:]
-    private var sentTrackIDs: [Int] = []
+    /// What clients were last told, to send only what changed.
+    private var sent: (player: [String: Variant], root: [String: Variant], trackIDs: [Int]) = ([:], [:], [])
     /// A frame grabbed as stand-in cover art, per queue entry.
     private var grabbedArt: (itemID: Int, uri: String)?
     private var grabTimer: guint = 0
@@ -46,14 +45,11 @@ public final class MPRISServer: DBusObjectHandler {
         self.connection = connection
         self.model = model
         self.host = host
-        self.desktopEntry = desktopEntry
-        self.mimeTypes = mimeTypes
+        identity = (desktopEntry, mimeTypes)
         self.artwork = artwork
         object = try DBusObject(connection: connection, path: MPRISInterfaces.objectPath,
                                 introspectionXML: MPRISInterfaces.xml, handler: self)
-        sentPlayer = playerProperties()
-        sentRoot = rootProperties()
-        sentTrackIDs = model.queue.items.map(\.id)
+        sent = (playerProperties(), rootProperties(), model.queue.items.map(\.id))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
         ownName(Self.busName, fallback: true)
     }
@@ -107,29 +103,29 @@ public final class MPRISServer: DBusObjectHandler {
 
     private func publishChanges() {
         let player = playerProperties()
-        let changed = player.keys.sorted().filter { sentPlayer[$0] != player[$0] }.map { ($0, player[$0]!) }
-        sentPlayer = player
+        let changed = player.keys.sorted().filter { sent.player[$0] != player[$0] }.map { ($0, player[$0]!) }
+        sent.player = player
         object?.emitPropertiesChanged(interface: MPRISInterfaces.player, changed)
         let root = rootProperties()
-        let rootChanged = root.keys.sorted().filter { sentRoot[$0] != root[$0] }.map { ($0, root[$0]!) }
-        sentRoot = root
+        let rootChanged = root.keys.sorted().filter { sent.root[$0] != root[$0] }.map { ($0, root[$0]!) }
+        sent.root = root
         object?.emitPropertiesChanged(interface: MPRISInterfaces.root, rootChanged)
     }
 
     private func publishTrackListChanges() {
         let ids = model.queue.items.map(\.id)
-        defer { sentTrackIDs = ids }
-        guard ids != sentTrackIDs else { return }
-        let old = Set(sentTrackIDs), new = Set(ids)
-        if new.isSuperset(of: old), ids.filter(old.contains) == sentTrackIDs {
+        defer { sent.trackIDs = ids }
+        guard ids != sent.trackIDs else { return }
+        let old = Set(sent.trackIDs), new = Set(ids)
+        if new.isSuperset(of: old), ids.filter(old.contains) == sent.trackIDs {
             for (index, id) in ids.enumerated() where !old.contains(id) {
                 let after = index == 0 ? MPRISInterfaces.noTrack : Self.trackPath(ids[index - 1])
                 let item = model.queue.items[index]
                 object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackAdded",
                                    [.dictionary(metadata(for: item)), .objectPath(after)])
             }
-        } else if old.isSuperset(of: new), sentTrackIDs.filter(new.contains) == ids {
-            for id in sentTrackIDs where !new.contains(id) {
+        } else if old.isSuperset(of: new), sent.trackIDs.filter(new.contains) == ids {
+            for id in sent.trackIDs where !new.contains(id) {
                 object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackRemoved", [.objectPath(Self.trackPath(id))])
             }
         } else {
@@ -171,9 +167,9 @@ public final class MPRISServer: DBusObjectHandler {
             "Fullscreen": .bool(host?.isFullscreen ?? false),
             "HasTrackList": .bool(true),
             "Identity": .string("Reel"),
-            "DesktopEntry": .string(desktopEntry),
+            "DesktopEntry": .string(identity.desktopEntry),
             "SupportedUriSchemes": .strings(Self.supportedSchemes),
-            "SupportedMimeTypes": .strings(mimeTypes),
+            "SupportedMimeTypes": .strings(identity.mimeTypes),
         ]
     }
 

@@ -42,8 +42,8 @@ final class ReliabilityTests: XCTestCase {
         print(report)
         for expected in ["Reel \(Paths.version) crashed", "libraries: GStreamer 1.", "GTK 4.", "libadwaita 1.", "GLib 2.",
                          "signal: SIGSEGV (invalid memory access) at address 0x8", "thread: reel (the main thread)",
-                         "stack (the signal handler first):", "= static reel.CrashReporter.crashForTesting() -> ()",
-                         "reel.DebugInterface.call(", "libglib-2.0.so", "playback: playing"] {
+                         "stack (the signal handler first):", "= static ReelDiagnostics.Diagnostics.crashForTesting() -> ()",
+                         "ReelDiagnostics.DebugInterface.call(", "libglib-2.0.so", "playback: playing"] {
             XCTAssertTrue(report.contains(expected), "the report has “\(expected)”")
         }
     }

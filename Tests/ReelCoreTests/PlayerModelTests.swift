@@ -1,4 +1,5 @@
 import ReelCore
+import ReelModelTestSupport
 import XCTest
 
 @MainActor
@@ -199,11 +200,28 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertTrue(error.message.contains("did not answer"), error.message)
     }
 
-    func testALocalFileIsNeverTimedOutByTheModel() async {
-        model.bufferingTimeout = 6
-        model.open(["file:///slow-disk.mp4"])
-        scheduler.advance(by: 60)
-        XCTAssertEqual(model.status, .loading, "the engine's own load check covers local files")
+    func testALocalFileThatNeverStartsFailsInWordsAfterFiveSeconds() async {
+        model.bufferingTimeout = 60
+        model.open(["file:///v/damaged.mp4"])
+        engine.clear()
+        scheduler.advance(by: 4.9)
+        XCTAssertEqual(model.status, .loading, "a local file gets 5 s, whatever the network timeout")
+        scheduler.advance(by: 0.2)
+        guard case .failed(let error) = model.status else { return XCTFail("given up, not \(model.status)") }
+        XCTAssertEqual(error.message, "“damaged.mp4” could not be opened; it may be damaged or incomplete.")
+        XCTAssertEqual(engine.commands, [.stop])
+    }
+
+    func testALocalFileThatStartsIsNotTimedOut() async {
+        model.open(["file:///v/a.mp4"])
+        engine.send(.state(.paused))
+        scheduler.advance(by: 0.5)
+        engine.send(.state(.playing))
+        for second in 1...10 {
+            engine.send(.position(Seconds(second)))
+            scheduler.advance(by: 1)
+        }
+        XCTAssertEqual(model.status, .playing)
     }
 
     func testAFailedLastItemStaysFailed() async {

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelModelTestSupport
 import XCTest
 
 @MainActor

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelDiagnostics
 import ReelEngine
 import ReelTestSupport
 import XCTest
@@ -9,12 +10,13 @@ import XCTest
 final class PlaybackTests: EngineTestCase {
     func testPlaysToTheEnd() async {
         let player = PlayerHarness()
+        let frames = FrameCounter(player.engine.frameSink)
         player.open("clip-vp9.webm")
         player.waitForPlaying()
         player.model.setRate(2)
         waitUntil("the end", timeout: 10) { player.model.status == .ended }
         XCTAssertEqual(player.model.position, player.model.duration ?? -1, accuracy: 0.01)
-        XCTAssertGreaterThan(player.engine.frameSink.frameCounts.received, 30, "video frames reached the sink")
+        XCTAssertGreaterThan(frames.received, 30, "video frames reached the sink")
     }
 
     func testDurationMatchesTheFileAndIsNeverZeroWhileUnknown() async {
@@ -118,21 +120,22 @@ final class PlaybackTests: EngineTestCase {
 
     func testVideoCanBeTurnedOffWithoutStoppingSound() async {
         let player = PlayerHarness()
+        let frames = FrameCounter(player.engine.frameSink)
         player.open("tone-30s.webm")
         player.waitForPlaying()
-        waitUntil("frames") { player.engine.frameSink.frameCounts.received > 10 }
+        waitUntil("frames") { frames.received > 10 }
         player.model.setVideoVisible(false)
         // The branch is detached a second later (GstPlayEngine.applyVideoTrackSwitch); frames
         // already on their way may still land.
         waitUntil("video branch detached", timeout: 3) { !player.engine.isVideoBranchAttached }
         runMainLoop(for: 0.5)
-        let before = player.engine.frameSink.frameCounts.received
+        let before = frames.received
         let position = player.model.position
         runMainLoop(for: 1.5)
-        XCTAssertEqual(player.engine.frameSink.frameCounts.received, before, "no frames decoded while hidden")
+        XCTAssertEqual(frames.received, before, "no frames decoded while hidden")
         XCTAssertGreaterThan(player.model.position, position + 1, "audio keeps the clock going")
         XCTAssertEqual(player.model.status, .playing)
         player.model.setVideoVisible(true)
-        waitUntil("frames again", timeout: 3) { player.engine.frameSink.frameCounts.received > before + 5 }
+        waitUntil("frames again", timeout: 3) { frames.received > before + 5 }
     }
 }

@@ -2,13 +2,15 @@ import ReelCore
 
 /// A clock the test moves by hand: actions run when `advance` passes their time.
 @MainActor
-final class ManualScheduler: Scheduler {
+public final class ManualScheduler: Scheduler {
     private struct Pending { let id: Int; let due: Seconds; let action: @MainActor () -> Void }
-    private(set) var now: Seconds = 0
+    public private(set) var now: Seconds = 0
     private var pending: [Pending] = []
     private var nextID = 0
 
-    func schedule(after delay: Seconds, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
+    public init() {}
+
+    public func schedule(after delay: Seconds, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
         let id = nextID
         nextID += 1
         pending.append(Pending(id: id, due: now + max(0, delay), action: action))
@@ -18,7 +20,7 @@ final class ManualScheduler: Scheduler {
     }
 
     /// Moves the clock forward, running what falls due in time order.
-    func advance(by seconds: Seconds) {
+    public func advance(by seconds: Seconds) {
         let end = now + seconds
         while let next = pending.filter({ $0.due <= end + 1e-9 }).min(by: { ($0.due, $0.id) < ($1.due, $1.id) }) {
             pending.removeAll { $0.id == next.id }
@@ -28,5 +30,5 @@ final class ManualScheduler: Scheduler {
         now = end
     }
 
-    var pendingCount: Int { pending.count }
+    public var pendingCount: Int { pending.count }
 }

@@ -117,14 +117,6 @@ void reel_sink_clear_trickmode_seeks(GstElement *sink);
 // by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).
 void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 
-// GStreamer objects made minus those freed since reel_gst_object_count_start, as GStreamer's
-// leaks tracer counts them (run with GST_TRACERS=leaks); start answers FALSE, and change
-// G_MININT64, when that tracer is not active. Each change call starts a new count.
-gboolean reel_gst_object_count_start(void);
-gint64 reel_gst_object_count_change(void);
-// GObjects alive, when meson_helpers/gobject-counter.c is preloaded; G_MININT64 otherwise.
-gint64 reel_gobject_live_count(void);
-
 // Opens a PulseAudio sink that stays open for the life of the process (see gst_workarounds.c for why);
 // FALSE when there is no PulseAudio server to open it on. Only the first call does anything.
 gboolean reel_pulse_keep_main_loop(void);

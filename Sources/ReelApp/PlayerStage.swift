@@ -1,0 +1,162 @@
+import CGtk
+import CShims
+import ReelCore
+import ReelGLib
+
+/// The video area: the picture (or the item's error), its subtitles, the buffering spinner and
+/// the control bar over it, which hides (with the pointer) while video plays untouched.
+@MainActor
+final class PlayerStage {
+    static let controlsHideDelay: UInt32 = 3000
+    /// Space between a subtitle and the control bar.
+    private static let subtitleClearance: Int32 = 12
+
+    let widget: Widget = gtk_overlay_new()!
+    let videoView: VideoView
+    let controls: ControlBar
+    let controlsRevealer: Widget = gtk_revealer_new()!
+    let bufferingIndicator: Widget
+    private let bufferingLabel: Widget
+    private let subtitleLabel = UI.label(classes: ["reel-subtitle"])
+    private var hideControlsTimer: guint = 0
+    private let model: PlayerModel
+
+    init(model: PlayerModel, paintable: OpaquePointer, skipInterval: @escaping @MainActor () -> Seconds) {
+        self.model = model
+        videoView = VideoView(paintable: paintable)
+        controls = ControlBar(model: model, skipInterval: skipInterval)
+        gtk_revealer_set_transition_type(gcast(controlsRevealer), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
+        gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
+        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
+        gtk_widget_set_valign(controlsRevealer, GTK_ALIGN_END)
+        bufferingLabel = UI.label("")
+        bufferingIndicator = Self.spinner(above: bufferingLabel)
+        setUpSubtitleLabel()
+        gtk_overlay_set_child(gcast(widget), videoView.widget)
+        for overlay in [subtitleLabel, bufferingIndicator, controlsRevealer] { gtk_overlay_add_overlay(gcast(widget), overlay) }
+        // The control bar fits the video area's width; what sits above the bar makes room for it
+        // (onLayoutChange, from the first fit on).
+        gtk_overlay_add_overlay(gcast(widget), Self.widthWatcher { [controls] width in controls.fit(width: width) })
+        controls.onLayoutChange = { [weak self] in
+            guard let self else { return }
+            gtk_widget_set_margin_bottom(self.subtitleLabel, self.controls.height + Self.subtitleClearance)
+            self.videoView.setBottomInset(self.controls.height)
+        }
+        installPointerWatch()
+    }
+
+    private func setUpSubtitleLabel() {
+        gtk_label_set_wrap(gcast(subtitleLabel), 1)
+        gtk_label_set_justify(gcast(subtitleLabel), GTK_JUSTIFY_CENTER)
+        gtk_widget_set_valign(subtitleLabel, GTK_ALIGN_END)
+        gtk_widget_set_halign(subtitleLabel, GTK_ALIGN_CENTER)
+        gtk_widget_set_can_target(subtitleLabel, 0)
+        gtk_widget_set_visible(subtitleLabel, 0)
+    }
+
+    private static func spinner(above label: Widget) -> Widget {
+        let spinner = gtk_spinner_new()!
+        gtk_spinner_start(gcast(spinner))
+        gtk_widget_set_size_request(spinner, 32, 32)
+        let indicator = UI.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [spinner, label])
+        gtk_widget_set_halign(indicator, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(indicator, GTK_ALIGN_CENTER)
+        gtk_widget_set_can_target(indicator, 0)
+        gtk_widget_set_visible(indicator, 0)
+        UI.addClasses(indicator, "osd", "reel-buffering-indicator")
+        return indicator
+    }
+
+    /// An invisible overlay child the size of the video area that reports its width. GTK 4.8
+    /// has no size-allocate signal; a drawing area's "resize" is the allocation. The report
+    /// waits for the layout pass to end, since it changes what the bar shows.
+    private static func widthWatcher(_ changed: @escaping @MainActor (Int32) -> Void) -> Widget {
+        let area = gtk_drawing_area_new()!
+        gtk_widget_set_can_target(area, 0)
+        connectMainSignal(area, "resize") { args in
+            let width = Int32(args.int(1))
+            runSoon { changed(width) }
+        }
+        return area
+    }
+
+    // MARK: Model → view
+
+    func update(_ change: PlayerModel.Change) {
+        controls.update(change)
+        switch change {
+        case .item, .media, .status:
+            if case .failed(let error) = model.status {
+                videoView.show(error: error)
+            } else {
+                videoView.show(media: model.media, title: model.title)
+            }
+            updateBuffering()
+            scheduleControlsHide()
+        case .subtitle:
+            showSubtitle(model.subtitle)
+        default:
+            break
+        }
+    }
+
+    /// A spinner over the video while a stream fills its buffer (or a stream is still connecting).
+    private func updateBuffering() {
+        var text: String?
+        switch model.status {
+        case .buffering(let percent): text = String(format: tr("Buffering… %d%%"), percent)
+        case .loading where !(model.currentItem?.isLocalFile ?? true): text = tr("Connecting…")
+        default: text = nil
+        }
+        gtk_label_set_text(gcast(bufferingLabel), text ?? "")
+        gtk_widget_set_visible(bufferingIndicator, text == nil ? 0 : 1)
+    }
+
+    /// Subtitle markup comes from the subtitle parser (italics, bold); anything that does not
+    /// parse as markup is shown as the plain text it is.
+    private func showSubtitle(_ line: SubtitleLine?) {
+        guard let line, !line.text.isEmpty else { return gtk_widget_set_visible(subtitleLabel, 0) }
+        if line.isMarkup, pango_parse_markup(line.text, -1, 0, nil, nil, nil, nil) != 0 {
+            gtk_label_set_markup(gcast(subtitleLabel), line.text)
+        } else {
+            gtk_label_set_text(gcast(subtitleLabel), line.text)
+        }
+        gtk_widget_set_visible(subtitleLabel, 1)
+    }
+
+    // MARK: Controls that hide while watching
+
+    private func installPointerWatch() {
+        let motion = gtk_event_controller_motion_new()!
+        var last: (x: Double, y: Double)?
+        connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
+            // Only a pointer that moved: GTK (4.8) also reports motion at a resting pointer
+            // whenever the layout under it changes — on Wayland with every tick of the time label.
+            let point = (x: args.double(1), y: args.double(2))
+            defer { last = point }
+            if let last, abs(last.x - point.x) < 1, abs(last.y - point.y) < 1 { return }
+            self?.showControls()
+        }
+        gtk_widget_add_controller(widget, motion)
+    }
+
+    private func showControls() {
+        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
+        gtk_widget_set_cursor_from_name(widget, nil)
+        scheduleControlsHide()
+    }
+
+    private func scheduleControlsHide() {
+        if hideControlsTimer != 0 { g_source_remove(hideControlsTimer) }
+        hideControlsTimer = addTimeout(milliseconds: Self.controlsHideDelay) { [weak self] in
+            guard let self else { return false }
+            self.hideControlsTimer = 0
+            // Only over playing video; paused or audio-only media keep their controls.
+            if self.model.status.isPlaying, !(self.model.media?.isAudioOnly ?? false) {
+                gtk_revealer_set_reveal_child(gcast(self.controlsRevealer), 0)
+                gtk_widget_set_cursor_from_name(self.widget, "none")
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ReelDiagnostics
+
+/// The window's parts, as the diagnostics read them (see `DiagnosableWindow`).
+extension PlayerWindow: DiagnosableWindow {
+    var messageShown: String { stage.videoView.errorShown ?? lastToast ?? "" }
+    var bufferingIndicator: Widget { stage.bufferingIndicator }
+    var controlsRevealer: Widget { stage.controlsRevealer }
+    var controlBar: Widget { stage.controls.widget }
+    var namedControls: [(String, Widget)] { stage.controls.namedControls }
+    var seekSlider: Widget { stage.controls.slider.widget }
+    var errorPage: Widget { stage.videoView.errorPage }
+    var queueRowTitles: [String] { queuePanel.rowTitles }
+}

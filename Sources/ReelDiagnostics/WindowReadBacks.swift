@@ -1,0 +1,99 @@
+import CGtk
+import ReelGLib
+
+public typealias DiagnosedWidget = UnsafeMutablePointer<GtkWidget>
+
+/// What the player window shows the diagnostics: its parts, and the few facts only it knows.
+/// What the user sees of them (shown, where, what they say) is read here, not in the window.
+@MainActor
+public protocol DiagnosableWindow: AnyObject {
+    var window: DiagnosedWidget { get }
+    /// What the window tells the user: the error on the video area, else the latest toast.
+    var messageShown: String { get }
+    var bufferingIndicator: DiagnosedWidget { get }
+    var controlsRevealer: DiagnosedWidget { get }
+    var controlBar: DiagnosedWidget { get }
+    /// The control bar's controls by name, in the bar's order.
+    var namedControls: [(String, DiagnosedWidget)] { get }
+    var seekSlider: DiagnosedWidget { get }
+    var errorPage: DiagnosedWidget { get }
+    var isQueueShown: Bool { get }
+    /// The queue panel's rows as they read.
+    var queueRowTitles: [String] { get }
+}
+
+extension DiagnosableWindow {
+    /// Whether the control bar is fully shown (not hidden, not fading).
+    var controlsShown: Bool {
+        gtk_revealer_get_reveal_child(gcast(controlsRevealer)) != 0 && gtk_revealer_get_child_revealed(gcast(controlsRevealer)) != 0
+    }
+
+    /// Whether the buffering (or connecting) indicator is up.
+    var bufferingShown: Bool { gtk_widget_get_visible(bufferingIndicator) != 0 }
+
+    /// Whether one of the control bar's menus is open.
+    var controlMenuOpen: Bool {
+        namedControls.contains { _, widget in
+            cssName(widget) == "menubutton"
+                && gtk_menu_button_get_popover(gcast(widget)).map { gtk_widget_get_visible(gcast($0)) != 0 } ?? false
+        }
+    }
+
+    /// Tooltips of the control bar's controls, by name.
+    var controlTooltips: [(String, String)] {
+        namedControls.compactMap { name, widget in
+            gtk_widget_get_tooltip_text(widget).map { (name, String(cString: $0)) }
+        }
+    }
+
+    /// Where the control bar and each of its shown controls are, in window coordinates (x, y,
+    /// width, height), the slider's trough and knob, and the error page's title and
+    /// explanation. "surface-offset" is where the window sits in its surface (client-side
+    /// decorations' margins).
+    var controlBounds: [(String, [Double])] {
+        var result: [(String, [Double])] = []
+        var dx = 0.0, dy = 0.0
+        gtk_native_get_surface_transform(gcast(window), &dx, &dy)
+        result.append(("surface-offset", [dx, dy, 0, 0]))
+        if let bar = bounds(controlBar) { result.append(("bar", bar)) }
+        for (name, widget) in namedControls { if let b = bounds(widget) { result.append((name, b)) } }
+        for (name, widget) in zip(["error-title", "error-description"], labels(in: errorPage)) {
+            if let b = bounds(widget) { result.append((name, b)) }
+        }
+        // GtkScale's own parts (GTK 4's CSS nodes "trough" and, inside it, "slider": the knob).
+        let trough = child(of: seekSlider, named: "trough")
+        if let trough, let b = bounds(trough) { result.append(("trough", b)) }
+        if let knob = trough.flatMap({ child(of: $0, named: "slider") }), let b = bounds(knob) { result.append(("knob", b)) }
+        return result
+    }
+
+    private func bounds(_ widget: DiagnosedWidget) -> [Double]? {
+        var rect = graphene_rect_t()
+        guard gtk_widget_get_mapped(widget) != 0, gtk_widget_compute_bounds(widget, window, &rect) != 0 else { return nil }
+        return [Double(rect.origin.x), Double(rect.origin.y), Double(rect.size.width), Double(rect.size.height)]
+    }
+
+    private func cssName(_ widget: DiagnosedWidget) -> String { String(cString: gtk_widget_get_css_name(widget)) }
+
+    private func child(of parent: DiagnosedWidget, named name: String) -> DiagnosedWidget? {
+        var node = gtk_widget_get_first_child(parent)
+        while let current = node {
+            if cssName(current) == name { return current }
+            node = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// The visible labels with text under `widget`, in order.
+    private func labels(in widget: DiagnosedWidget) -> [DiagnosedWidget] {
+        var found: [DiagnosedWidget] = []
+        if cssName(widget) == "label", gtk_widget_get_visible(widget) != 0,
+           let text = gtk_label_get_text(gcast(widget)), text.pointee != 0 { found.append(widget) }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            found += labels(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return found
+    }
+}
