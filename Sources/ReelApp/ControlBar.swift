@@ -89,8 +89,9 @@ final class ControlBar {
             menus.tracks.show(model.media)
             refit()
         case .rate: menus.rate.show(rate: model.rate)
+        case .abLoop: slider.showLoop(model.abLoop)
         case .volume: updateVolume()
-        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle: break
+        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay: break
         }
     }
 

@@ -57,6 +57,11 @@ final class TracksButton {
         UI.setTooltip(widget, tr("Subtitles and Sound Tracks"))
         g_menu_append_section(menu.pointer, tr("Sound"), gcast(sections.sound.pointer))
         g_menu_append_section(menu.pointer, tr("Subtitles"), gcast(sections.subtitles.pointer))
+        let delay = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
+        g_menu_append(delay.pointer, tr("Show Subtitles Earlier"), "app.subtitles-earlier")
+        g_menu_append(delay.pointer, tr("Show Subtitles Later"), "app.subtitles-later")
+        g_menu_append(delay.pointer, tr("No Subtitle Delay"), "app.subtitles-no-delay")
+        g_menu_append_section(menu.pointer, tr("Subtitle Delay"), gcast(delay.pointer))
         gtk_menu_button_set_menu_model(gcast(widget), gcast(menu.pointer))
     }
 

@@ -55,6 +55,7 @@ final class PlayerWindow {
                               openSubtitles: { uri in model.openSubtitles(uri: uri) },
                               refused: { [weak self] message in self?.showToast(message) })
         installFullscreenGestures(on: stage.widget)
+        installLineKeys()
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
         showSkipInterval(Int(application.skipInterval))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
@@ -168,6 +169,10 @@ final class PlayerWindow {
         case .item, .media, .status:
             refresh()
             updateIdleInhibit()
+        case .abLoop:
+            showLoopToast()
+        case .subtitleDelay:
+            showToast(String(format: tr("Subtitle delay: %@ s"), String(format: "%+.1f", model.subtitleDelay)))
         case .resumed(let position):
             showToast(String(format: tr("Resumed at %@"), TimeFormat.string(position)),
                       button: tr("_Start Over"), action: "app.start-over")
@@ -198,6 +203,18 @@ final class PlayerWindow {
         idleInhibitor?.update(model: model, windowVisible: visibility?.isVisible ?? true)
     }
 
+    /// What the A-B loop key did, in words: the stretch's ends are marks on the slider.
+    private func showLoopToast() {
+        switch model.abLoop {
+        case let loop? where loop.end == nil:
+            showToast(String(format: tr("Loop from %@: press Shift+L again at its end"), TimeFormat.string(loop.start)))
+        case let loop?:
+            showToast(String(format: tr("Looping %@ – %@"), TimeFormat.string(loop.start), TimeFormat.string(loop.end)))
+        case nil:
+            showToast(tr("Loop cleared"))
+        }
+    }
+
     func showToast(_ message: String, button: String? = nil, action: String? = nil) {
         // Toast titles are Pango markup: escape, so file names and tags show literally.
         lastToast = message
@@ -226,5 +243,17 @@ final class PlayerWindow {
         gtk_shortcut_controller_add_shortcut(gcast(escape), gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
                                                                             gtk_named_action_new("app.leave-fullscreen")))
         gtk_widget_add_controller(window, escape)
+    }
+
+    /// Ctrl+Left and Ctrl+Right move by subtitle line. Caught before the focused widget sees
+    /// them: as application accelerators, Ctrl+Left was taken by GTK's own key bindings.
+    private func installLineKeys() {
+        let keys = gtk_shortcut_controller_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        for (trigger, action) in [("<Control>Left", "app.previous-line"), ("<Control>Right", "app.next-line")] {
+            gtk_shortcut_controller_add_shortcut(gcast(keys), gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
+                                                                              gtk_named_action_new(action)))
+        }
+        gtk_widget_add_controller(window, keys)
     }
 }

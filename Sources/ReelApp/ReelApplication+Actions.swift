@@ -54,6 +54,13 @@ extension ReelApplication {
         }
         add("about") { [weak self] _ in self?.presentOnce("about") { AboutWindow.present(parent: self?.window?.window) } }
         add("start-over") { _ in model.startOver() }
+        add("ab-loop", accels: ["<Shift>l"]) { _ in model.cycleABLoop() }
+        // Their keys, Ctrl+Left and Ctrl+Right, are the window's (PlayerWindow.installLineKeys).
+        add("previous-line") { _ in model.previousLine() }
+        add("next-line") { _ in model.nextLine() }
+        add("subtitles-earlier", accels: ["z"]) { _ in model.setSubtitleDelay(model.subtitleDelay - PlayerModel.subtitleDelayStep) }
+        add("subtitles-later", accels: ["x"]) { _ in model.setSubtitleDelay(model.subtitleDelay + PlayerModel.subtitleDelayStep) }
+        add("subtitles-no-delay") { _ in model.setSubtitleDelay(0) }
         installQueueActions(model)
         installTrackActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in

@@ -45,6 +45,10 @@ final class ReelApplication {
                                       tr("Wait this many seconds between plays (0–60)"), tr("SECONDS"))
         g_application_add_main_option(gapp, "rate", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Play at this speed (0.25–4)"), tr("RATE"))
+        g_application_add_main_option(gapp, "ab-loop", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                      tr("Loop the stretch from A to B seconds in the first file (e.g. 12.5-15)"), "A-B")
+        g_application_add_main_option(gapp, "sub-delay", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                      tr("Show subtitles this many seconds later (earlier when negative)"), tr("SECONDS"))
         g_application_set_option_context_parameter_string(gapp, tr("[FILE|FOLDER|URI…]"))
         g_application_set_option_context_summary(gapp, tr("Play videos and audio files."))
 
@@ -94,7 +98,7 @@ final class ReelApplication {
             return g_variant_get_string(value, nil).map { String(cString: $0) }
         }
         return CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
-                                  gap: text("gap"), rate: text("rate"))
+                                  gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"))
     }
 
     /// A command line, from this process or one started while Reel was running: apply the
@@ -120,6 +124,7 @@ final class ReelApplication {
         }
         presentWindow()
         if uris.isEmpty { restoreQueue() } else { open(uris, enqueue: options.enqueue) }
+        if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
         return 0
     }
 

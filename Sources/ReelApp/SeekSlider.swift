@@ -65,6 +65,15 @@ final class SeekSlider {
         }
     }
 
+    /// The A-B loop's ends as marks over the slider.
+    func showLoop(_ loop: ABLoop?) {
+        gtk_scale_clear_marks(gcast(widget))
+        guard let loop else { return }
+        for mark in [loop.start] + (loop.end.map { [$0] } ?? []) {
+            gtk_scale_add_mark(gcast(widget), mark, GTK_POS_TOP, nil)
+        }
+    }
+
     func update() {
         guard !isUserMoving else { return }
         updatingFromModel = true

@@ -19,6 +19,9 @@ enum ShortcutsWindow {
             ("m", tr("Mute")),
             ("bracketleft bracketright", tr("Slower or faster")),
             ("BackSpace", tr("Normal speed")),
+            ("<Shift>l", tr("Loop: mark the start, then the end; again to clear")),
+            ("<Control>Left <Control>Right", tr("Previous or next subtitle line")),
+            ("z x", tr("Subtitles 0.1 s earlier or later")),
         ]),
         (tr("Queue"), [
             ("n", tr("Next item")),

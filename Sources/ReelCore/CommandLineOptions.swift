@@ -7,17 +7,22 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var repeatEach: Int?
     public var gap: Seconds?
     public var rate: Double?
+    /// `--ab-loop=A-B`: the stretch to loop in the first item opened.
+    public var abLoop: ABLoop?
+    /// `--sub-delay=SECONDS`: subtitles shown this much later (earlier when negative).
+    public var subtitleDelay: Seconds?
 
-    public init(enqueue: Bool = false, repeatEach: Int? = nil, gap: Seconds? = nil, rate: Double? = nil) {
+    public init(enqueue: Bool = false, repeatEach: Int? = nil, gap: Seconds? = nil, rate: Double? = nil, abLoop: ABLoop? = nil) {
         self.enqueue = enqueue
         self.repeatEach = repeatEach
         self.gap = gap
         self.rate = rate
+        self.abLoop = abLoop
     }
 
     /// Reads the options' text as typed (GLib's own number options cannot tell `--gap=0` from no
     /// option at all); a value that is not a number is a problem, reported by `problem`.
-    public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?) {
+    public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?, abLoop: String? = nil, subtitleDelay: String? = nil) {
         self.enqueue = enqueue
         func number(_ text: String?, _ option: String) -> Double? {
             guard let text else { return nil }
@@ -34,6 +39,15 @@ public struct CommandLineOptions: Equatable, Sendable {
         }
         self.gap = number(gap, "--gap")
         self.rate = number(rate, "--rate")
+        self.subtitleDelay = number(subtitleDelay, "--sub-delay")
+        if let abLoop {
+            let ends = abLoop.split(separator: "-", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if ends.count == 2, let start = ends[0], let end = ends[1] {
+                self.abLoop = ABLoop(start: start, end: end)
+            } else {
+                unreadable = unreadable ?? String(format: tr("--ab-loop needs a start and an end in seconds, such as 12.5-15, not “%@”."), abLoop)
+            }
+        }
     }
 
     /// An option whose text was not a number.
@@ -54,6 +68,15 @@ public struct CommandLineOptions: Equatable, Sendable {
             return String(format: tr("--rate must be a speed from %g to %g (got %@)."),
                           PlayerModel.rateRange.lowerBound, PlayerModel.rateRange.upperBound, "\(rate)")
         }
+        if let subtitleDelay, !(subtitleDelay.isFinite && PlayerModel.subtitleDelayRange.contains(subtitleDelay)) {
+            return String(format: tr("--sub-delay must be a number of seconds from %g to %g (got %@)."),
+                          PlayerModel.subtitleDelayRange.lowerBound, PlayerModel.subtitleDelayRange.upperBound, "\(subtitleDelay)")
+        }
+        if let abLoop, let end = abLoop.end,
+           !(abLoop.start.isFinite && end.isFinite && abLoop.start >= 0 && end - abLoop.start >= PlayerModel.minimumStretch) {
+            return String(format: tr("--ab-loop must end at least %g s after it starts (got %@)."),
+                          PlayerModel.minimumStretch, "\(abLoop.start)-\(end)")
+        }
         return nil
     }
 
@@ -63,5 +86,6 @@ public struct CommandLineOptions: Equatable, Sendable {
         if let repeatEach { model.setRepeatEach(repeatEach) }
         if let gap { model.setGap(gap) }
         if let rate { model.setRate(rate) }
+        if let subtitleDelay { model.setSubtitleDelay(subtitleDelay) }
     }
 }

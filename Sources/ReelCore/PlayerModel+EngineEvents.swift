@@ -7,10 +7,12 @@ extension PlayerModel {
         case .position(let newPosition):
             guard loaded.pendingSeek == nil, currentItem != nil, status != .ended, status != .stopped,
                   newPosition != position else { return }
+            let previous = position
             loaded.position = newPosition
             watchdog.progressed()
             notify(.position)
             updateSubtitle()
+            positionMovedInLoop(from: previous)
         case .duration(let newDuration):
             let known = newDuration.flatMap { $0 > 0 ? $0 : nil }
             guard known != duration else { return }

@@ -21,6 +21,10 @@ extension PlayerModel {
         case resumed(at: Seconds)
         /// The subtitle line on screen changed (`subtitle`).
         case subtitle
+        /// The A-B loop was marked, set, cleared or played out (`abLoop`).
+        case abLoop
+        /// The subtitles' delay changed (`subtitleDelay`).
+        case subtitleDelay
     }
 
     public enum StallRecovery: Equatable, Sendable {

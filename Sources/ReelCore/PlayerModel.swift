@@ -29,7 +29,10 @@ public final class PlayerModel {
         /// The target of a seek not yet done; position ticks from before it would pull the slider back.
         var pendingSeek: Seconds?
         var subtitles = SubtitleTimeline()
+        /// The lines of the item's subtitle file, read ahead (`SubtitleCues`).
+        var cues: [SubtitleLine] = []
         var subtitle: SubtitleLine?
+        var abLoop: ABLoop?
     }
 
     /// What the user chose, kept from item to item.
@@ -41,6 +44,8 @@ public final class PlayerModel {
         var wantsToPlay = false
         var continueAfterErrors = true
         var pausesWhenHiddenByDesktop = false
+        /// Subtitles shown this much later (earlier when negative) than the media says.
+        var subtitleDelay: Seconds = 0
     }
 
     public internal(set) var status: PlaybackStatus = .idle
@@ -149,7 +154,10 @@ public final class PlayerModel {
     /// when given (GstPlay keeps a seek asked for before the item is ready and does it once it is).
     func load(_ item: QueueItem, at position: Seconds?, playing: Bool = true) {
         engine.load(uri: item.uri)
-        if let subtitles = SubtitleFiles.beside(item.uri) { engine.setExternalSubtitles(uri: subtitles) }
+        if let subtitles = SubtitleFiles.beside(item.uri) {
+            engine.setExternalSubtitles(uri: subtitles)
+            loaded.cues = SubtitleCues.read(uri: subtitles)
+        }
         if let position, position > 0 {
             loaded.position = position
             loaded.pendingSeek = position
@@ -160,13 +168,14 @@ public final class PlayerModel {
     }
 
     func resetItemState() {
-        let hadSubtitle = loaded.subtitle != nil
+        let had = (subtitle: loaded.subtitle != nil, loop: loaded.abLoop != nil)
         loaded = LoadedItem()
-        if hadSubtitle { notify(.subtitle) }
+        if had.subtitle { notify(.subtitle) }
+        if had.loop { notify(.abLoop) }
     }
 
     func updateSubtitle() {
-        let line = loaded.subtitles.line(at: position)
+        let line = loaded.subtitles.line(at: position - choices.subtitleDelay)
         guard line != loaded.subtitle else { return }
         loaded.subtitle = line
         notify(.subtitle)
@@ -308,6 +317,7 @@ public final class PlayerModel {
     public func openSubtitles(uri: String) {
         guard currentItem != nil, MediaLocation.isSupported(uri) else { return }
         engine.setExternalSubtitles(uri: uri)
+        loaded.cues = SubtitleCues.read(uri: uri)
     }
 
     // MARK: Video

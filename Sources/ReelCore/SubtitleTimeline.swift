@@ -4,7 +4,7 @@
 struct SubtitleTimeline {
     /// The most lines kept: a long film's track, not an unbounded stream's.
     static let linesKept = 2000
-    private var lines: [SubtitleLine] = []
+    private(set) var lines: [SubtitleLine] = []
 
     mutating func add(_ line: SubtitleLine) {
         guard !lines.contains(line) else { return }

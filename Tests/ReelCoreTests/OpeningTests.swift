@@ -20,6 +20,25 @@ final class OpeningTests: XCTestCase {
         }
     }
 
+    func testTheABLoopOptionIsReadAndCheckedInWords() {
+        let good = CommandLineOptions(enqueue: false, repeatEach: nil, gap: nil, rate: nil, abLoop: "12.5-15")
+        XCTAssertNil(good.problem)
+        XCTAssertEqual(good.abLoop, ABLoop(start: 12.5, end: 15))
+        for (text, words) in [("12.5", "such as 12.5-15"), ("a-b", "“a-b”"), ("15-12.5", "at least"), ("3-3.1", "at least"),
+                              ("-1-4", "“-1-4”"), ("1-inf", "at least")] {
+            let options = CommandLineOptions(enqueue: false, repeatEach: nil, gap: nil, rate: nil, abLoop: text)
+            XCTAssertTrue(options.problem?.contains(words) ?? false, "\(text): \(options.problem ?? "no problem")")
+        }
+    }
+
+    func testTheSubtitleDelayOptionIsChecked() {
+        XCTAssertEqual(CommandLineOptions(enqueue: false, repeatEach: nil, gap: nil, rate: nil, subtitleDelay: "-0.4").subtitleDelay, -0.4)
+        for (text, words) in [("soon", "“soon”"), ("61", "--sub-delay"), ("nan", "--sub-delay")] {
+            let options = CommandLineOptions(enqueue: false, repeatEach: nil, gap: nil, rate: nil, subtitleDelay: text)
+            XCTAssertTrue(options.problem?.contains(words) ?? false, "\(text): \(options.problem ?? "no problem")")
+        }
+    }
+
     func testFoldersExpandToTheirMediaInNaturalOrder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-open-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub.mkv"), withIntermediateDirectories: true)
