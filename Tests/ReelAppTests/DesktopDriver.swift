@@ -271,14 +271,21 @@ final class GnomeShellDriver: DesktopDriver, @unchecked Sendable {
     /// which raises Reel). Real clicks, not calls: they carry the timestamps the shell's focus
     /// rules look at.
     func clickMediaControl(_ part: String, file: StaticString = #filePath, line: UInt = #line) {
-        let box = eval("""
-            (() => { const m = imports.ui.main.panel.statusArea.dateMenu._messageList._mediaSection._messages
-                       .find(m => m._player._busName === 'org.mpris.MediaPlayer2.Reel');
-              if (!m) return null;
-              const a = '\(part)' === 'body' ? m : m.\(part);
-              const [x, y] = a.get_transformed_position(), [w, h] = a.get_transformed_size();
-              return '\(part)' === 'body' ? [x + 24, y + h / 2] : [x + w / 2, y + h / 2] })()
-            """, file: file, line: line) as? [Double]
+        // The shell builds the player's message a moment after the menu opens (and lays it out
+        // as the menu's animation ends): wait for it to be there and have a size.
+        var box: [Double]?
+        eventually("Reel in the media controls, laid out", timeout: 5, file: file, line: line) {
+            box = self.eval("""
+                (() => { const m = imports.ui.main.panel.statusArea.dateMenu._messageList._mediaSection._messages
+                           .find(m => m._player._busName === 'org.mpris.MediaPlayer2.Reel');
+                  if (!m) return null;
+                  const a = '\(part)' === 'body' ? m : m.\(part);
+                  const [x, y] = a.get_transformed_position(), [w, h] = a.get_transformed_size();
+                  if (w <= 0 || h <= 0) return null;
+                  return '\(part)' === 'body' ? [x + 24, y + h / 2] : [x + w / 2, y + h / 2] })()
+                """, file: file, line: line) as? [Double]
+            return box?.count == 2
+        }
         guard let box, box.count == 2 else { return XCTFail("Reel is not in the media controls", file: file, line: line) }
         pointerMove(screenX: Int(box[0]), screenY: Int(box[1]))
         pointerButton(1, pressed: true)
