@@ -72,12 +72,7 @@ extension PlayerModel {
     func positionMovedInLoop(from previous: Seconds) {
         guard let loop = loaded.abLoop, let end = loop.end, previous < end, position >= end,
               position - previous < 1, status == .playing, !isInGap else { return }
-        guard sequencer.playEnded(loopingItem: repeatEach == 1) else {
-            loaded.abLoop = nil
-            sequencer.itemStarted()
-            notify(.abLoop)
-            return
-        }
+        guard sequencer.playEnded(loopingItem: repeatEach == 1) else { return clearABLoop() }
         let waits = gapLength > 0
         if waits { engine.pause() }
         sequencer.afterGap { [weak self] in
