@@ -80,7 +80,6 @@ final class ReelApplication {
             guard let self, let files = args.pointer(1) else { return }
             let list = files.assumingMemoryBound(to: OpaquePointer?.self)
             let uris = (0..<args.int(2)).compactMap { list[$0].flatMap { takeString(g_file_get_uri($0)) } }
-            self.presentWindow()
             self.open(uris)
         }
         connectMainSignal(app, "command-line") { [weak self] args in
@@ -122,8 +121,12 @@ final class ReelApplication {
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             return takeString(g_file_get_uri(file))
         }
-        presentWindow()
-        if uris.isEmpty { restoreQueue() } else { open(uris, enqueue: options.enqueue) }
+        if uris.isEmpty {
+            presentWindow()
+            restoreQueue()
+        } else {
+            open(uris, enqueue: options.enqueue)
+        }
         if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
         return 0
     }
@@ -134,17 +137,21 @@ final class ReelApplication {
         player?.model.restore(saved.uris, current: saved.current)
     }
 
-    /// Plays (or queues) what the user opened, wherever from: folders become their media files.
+    /// Plays (or queues) what the user opened, wherever from (folders become their media files),
+    /// and shows the window. The item starts loading before a first window is built, so that
+    /// its first frame is ready about when the window is.
     func open(_ uris: [String], enqueue: Bool = false) {
         guard let model = player?.model else { return }
         let expansion = MediaFolder.expand(uris)
+        if !expansion.uris.isEmpty {
+            if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
+        }
+        presentWindow()
         for folder in expansion.emptyFolders {
             let message = String(format: tr("“%@” contains no videos or audio files."), folder)
             Log.warning(message)
             window?.showToast(message)
         }
-        guard !expansion.uris.isEmpty else { return }
-        if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
     }
 
     func run(arguments: [String]) -> Int32 {
@@ -159,8 +166,6 @@ final class ReelApplication {
     // MARK: Start-up (primary instance only)
 
     private func startUp() {
-        // GTK has opened the display (GtkApplication's own startup ran first); no window yet.
-        Renderer.preferCairoOnSoftwareGL()
         let settings = Settings(schemaID: BuildInfo.appID)
         self.settings = settings
         let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)

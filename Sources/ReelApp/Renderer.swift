@@ -6,14 +6,16 @@ import Foundation
 /// rendering, or on Wayland by the lack of a GPU render node) its GL renderer re-rasterizes the window
 /// through shaders on the CPU for every video frame: about a core for 30 fps, against a few
 /// percent for its cairo renderer blitting frames already made the size they are shown at
-/// (see BENCHMARKS.md). There Reel draws with cairo; a GSK_RENDERER the user set wins.
-/// (`GDK_DEBUG=gl-disable` as well would spare loading the rasterizer, about 60 MB, but must be
-/// set before GTK opens the display, and this check needs the display.)
-/// Runs once GTK has opened the display (the check may ask the X server) and before any window
-/// is realized: GTK picks a window's renderer then.
+/// (see BENCHMARKS.md). There Reel draws with cairo, and GTK does not initialise GL at all
+/// (`gl-disable`: loading the rasterizer cost 55 MB and 40 ms before the first frame). A
+/// GSK_RENDERER the user set wins. Programs Reel starts inherit the choice, which holds for
+/// them too.
 enum Renderer {
-    static func preferCairoOnSoftwareGL() {
-        guard getenv("GSK_RENDERER") == nil, reel_gl_is_software() != 0 else { return }
+    /// Runs before GTK opens the display: GDK reads GDK_DEBUG only then.
+    static func chooseBeforeGTKStarts() {
+        guard getenv("GSK_RENDERER") == nil, reel_gl_will_be_software() != 0 else { return }
         setenv("GSK_RENDERER", "cairo", 0)
+        let debug = getenv("GDK_DEBUG").map { String(cString: $0) } ?? ""
+        setenv("GDK_DEBUG", debug.isEmpty ? "gl-disable" : debug + ",gl-disable", 1)
     }
 }

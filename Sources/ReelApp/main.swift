@@ -11,6 +11,9 @@ if let report = ProcessInfo.processInfo.environment["REEL_SYMBOLIZE_CRASH_REPORT
 
 // A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's
 // main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
+// GStreamer and its common plugins load on a thread of their own while GTK starts here.
+GStreamer.startInBackground()
+Renderer.chooseBeforeGTKStarts()
 setUpLocalization(domain: BuildInfo.gettextDomain, localeDirectory: BuildInfo.localeDirectory)
 MainQueueBridge.install()
 let status = MainActor.assumeIsolated {

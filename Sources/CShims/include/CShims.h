@@ -78,9 +78,10 @@ void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
 // The display size of the video entering the bin (before any scaling); FALSE before caps.
 gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
 
-// Whether the display's OpenGL can only be a software rasterizer (Mesa's llvmpipe): an X server
-// without direct rendering. Loads no GL.
-gboolean reel_gl_is_software(void);
+// Whether the display GTK is about to open can only draw GL with a software rasterizer (Mesa's
+// llvmpipe): an X server without direct rendering, a Wayland session without a GPU render node.
+// Call before GTK opens the display; loads no GL.
+gboolean reel_gl_will_be_software(void);
 
 // Stored settings GSettings ignores (wrong type, out of range or choices) and answers the
 // default for instead, as "key=value"; NULL-terminated, free with g_strfreev.
@@ -120,6 +121,10 @@ void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 // Opens a PulseAudio sink that stays open for the life of the process (see gst_workarounds.c for why);
 // FALSE when there is no PulseAudio server to open it on. Only the first call does anything.
 gboolean reel_pulse_keep_main_loop(void);
+
+// Initialises GStreamer and loads `plugins` (NULL-terminated names) on a thread of its own;
+// gst_init elsewhere waits for it to finish.
+void reel_gst_start_in_background(const char *const *plugins);
 
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
