@@ -78,6 +78,14 @@ static GstPadProbeReturn answer_caps_query(GstPad *pad, GstPadProbeInfo *info, g
   return GST_PAD_PROBE_HANDLED;
 }
 
+// A new frame size is the converter's business alone: its input stays as it is. Let through,
+// the appsink's caps change reached the decoder, which negotiated again and made a new pool of
+// frames each time (8 × 3 MB at 1080p) while the old one drained: memory at its peak.
+static GstPadProbeReturn keep_reconfigure_inside(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad; (void)data;
+  return GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_RECONFIGURE ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
 GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   // Every repaint allocates a frame-sized cairo surface (8 MB at 1080p) and frees the last one.
   // glibc gives such blocks back to the kernel on free (mmap, or trimming the heap's top), so
@@ -116,6 +124,7 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   GstPad *target = gst_element_get_static_pad(first, "sink");
   GstPad *ghost = gst_ghost_pad_new("sink", target);
   gst_pad_add_probe(ghost, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_caps_query, target, gst_object_unref);
+  gst_pad_add_probe(ghost, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, keep_reconfigure_inside, NULL, NULL);
   gst_element_add_pad(bin, ghost);
   *appsink = sink;
   return bin;

@@ -45,6 +45,15 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
   self->undrawn_since = 0;
   set_drawing_stalled(self, FALSE);
+  // Tell the sink the size frames are drawn at, so it can make them that size (GTK then draws
+  // them 1:1 instead of scaling every frame down on each repaint). Without a frame, GtkPicture
+  // draws us at the whole widget's size: the bound the first frame of an item is made within.
+  int w = (int)(width * self->scale_factor + 0.5), h = (int)(height * self->scale_factor + 0.5);
+  if ((w != self->drawn_width || h != self->drawn_height) && w > 0 && h > 0) {
+    self->drawn_width = w;
+    self->drawn_height = h;
+    if (self->draw_size_callback) self->draw_size_callback(w, h, self->draw_size_data);
+  }
   if (self->texture == NULL) return;
   // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
   graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height);
@@ -63,14 +72,6 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
     cairo_surface_destroy(frame);
   } else {
     gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
-  }
-  // Tell the sink the size frames are drawn at, so it can make them that size (GTK then draws
-  // them 1:1 instead of scaling every frame down on each repaint).
-  int w = (int)(width * self->scale_factor + 0.5), h = (int)(height * self->scale_factor + 0.5);
-  if ((w != self->drawn_width || h != self->drawn_height) && w > 0 && h > 0) {
-    self->drawn_width = w;
-    self->drawn_height = h;
-    if (self->draw_size_callback) self->draw_size_callback(w, h, self->draw_size_data);
   }
 }
 
@@ -157,10 +158,6 @@ void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *text
   gint w = texture ? (gint)(gdk_texture_get_width(texture) * aspect + 0.5) : 0;
   gint h = texture ? gdk_texture_get_height(texture) : 0;
   reel_video_paintable_set_frame(self, texture, NULL, 0, w, h);
-}
-
-void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self) {
-  self->drawn_width = self->drawn_height = 0;
 }
 
 void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo) {

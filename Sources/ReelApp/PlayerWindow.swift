@@ -35,6 +35,9 @@ final class PlayerWindow {
             application.settings?.bind(key, to: UnsafeMutableRawPointer(window), property: property)
         }
         gtk_window_set_title(gcast(window), BuildInfo.name)
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(gcast(window), &width, &height)
+        frameSink.expectRoom(width: width, height: height)
 
         header = Self.headerBar()
         stage = PlayerStage(model: model, paintable: frameSink.paintable.pointer, skipInterval: { [weak application] in

@@ -33,9 +33,14 @@ public final class FrameSink: Sendable {
 
     /// The size frames are made at. Main thread.
     private struct Sizing {
-        var drawn: (width: Int32, height: Int32)?
-        var appliedCaps = FrameSink.caps
+        /// The appsink's caps now.
+        var applied = FrameSink.caps
+        /// The size the video is drawn at, waiting to settle, and the timer that applies it.
+        var pending: (width: Int32, height: Int32)?
         var timer: guint = 0
+        /// No size was applied since the picture was cleared: the next applies at once, so that
+        /// an item's first frame is already made at the size it is shown.
+        var fresh = true
     }
 
     /// A resize drag redraws at a new size every frame; the converter follows once it settles.
@@ -112,54 +117,57 @@ public final class FrameSink: Sendable {
         if let dropped { gst_sample_unref(dropped.pointer) }
     }
 
-    /// The video is now drawn `width`×`height` device pixels big: make frames that size once the
-    /// size has settled.
+    /// The video is now drawn `width`×`height` device pixels big (or, before its first frame,
+    /// has that much room): make frames that size, once the size has settled.
     @MainActor
     private func drawSizeChanged(width: Int32, height: Int32) {
-        let schedule = sizing.withLock { sizing -> Bool in
-            sizing.drawn = (width, height)
-            return sizing.timer == 0
+        let (now, schedule) = sizing.withLock { sizing -> (Bool, Bool) in
+            sizing.pending = (width, height)
+            defer { sizing.fresh = false }
+            return (sizing.fresh, !sizing.fresh && sizing.timer == 0)
         }
+        if now { applyDrawSize() }
         guard schedule else { return }
         let timer = addTimeout(milliseconds: Self.resizeSettleTime) { [weak self] in
+            self?.sizing.withLock { $0.timer = 0 }
             self?.applyDrawSize()
             return false
         }
         sizing.withLock { $0.timer = timer }
     }
 
+    /// The most room the picture will have (its window's size), before it is first drawn: the
+    /// first frames are then not made larger, only to be made again at the drawn size.
+    @MainActor
+    public func expectRoom(width: Int32, height: Int32) {
+        drawSizeChanged(width: width, height: height)
+    }
+
+    /// Frames as large as fit in `width`×`height` with square pixels, keeping the video's display
+    /// aspect ratio, and never larger than the video (the converter does not scale up to a range).
+    static func caps(within width: Int32, _ height: Int32) -> String {
+        "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)[1,\(width)],height=(int)[1,\(height)]"
+    }
+
     @MainActor
     private func applyDrawSize() {
-        var inputWidth: Int32 = 0, inputHeight: Int32 = 0
-        let known = reel_frame_sink_input_size(element.pointer, &inputWidth, &inputHeight) != 0
         let caps = sizing.withLock { sizing -> String? in
-            sizing.timer = 0
-            guard let drawn = sizing.drawn else { return nil }
-            // Smaller than the video: make frames that size (the converter keeps the display
-            // aspect ratio through the pixel aspect ratio). Otherwise the video's own size.
-            let caps = known && drawn.width < inputWidth && drawn.height < inputHeight
-                ? "\(Self.caps),width=(int)\(drawn.width),height=(int)\(drawn.height)"
-                : Self.caps
-            guard caps != sizing.appliedCaps else { return nil }
-            sizing.appliedCaps = caps
+            guard let size = sizing.pending else { return nil }
+            sizing.pending = nil
+            let caps = Self.caps(within: size.width, size.height)
+            guard caps != sizing.applied else { return nil }
+            sizing.applied = caps
             return caps
         }
         if let caps { reel_frame_sink_set_caps(appSink.pointer, caps) }
     }
 
-    /// Clears the picture (a new item is loading).
+    /// Clears the picture (a new item is loading). The frame size stays: it is the room the
+    /// picture has, and the next item's frames are made within it.
     @MainActor
     public func clear() {
         reel_video_paintable_set_texture(paintable.pointer, nil, 1, 1)
-        // The next item starts at its own size (it may be smaller than the window) until its
-        // first frame is drawn and reports the size it is drawn at.
-        reel_video_paintable_forget_draw_size(paintable.pointer)
-        let reset = sizing.withLock { sizing -> Bool in
-            sizing.drawn = nil
-            defer { sizing.appliedCaps = Self.caps }
-            return sizing.appliedCaps != Self.caps
-        }
-        if reset { reel_frame_sink_set_caps(appSink.pointer, Self.caps) }
+        sizing.withLock { $0.fresh = true }
     }
 
     // Streaming thread.

@@ -67,12 +67,11 @@ void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelD
 typedef void (*ReelDrawingStalledCallback)(gboolean stalled, gpointer user_data);
 void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self, ReelDrawingStalledCallback callback,
                                                        gpointer user_data, GDestroyNotify notify);
-// The next draw reports its size again, even if unchanged (a new video may want other frames).
-void reel_video_paintable_forget_draw_size(ReelVideoPaintable *self);
 
 // The frame sink's element: a bin of videoconvertscale (multithreaded) and an appsink, returned
 // in `appsink` (owned by the bin). Caps set on the appsink pick the format and size the
-// converter makes; reel_frame_sink_set_caps changes them while playing.
+// converter makes; reel_frame_sink_set_caps changes them while playing, without upstream (the
+// decoder) having to negotiate again.
 GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink);
 void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
 // The display size of the video entering the bin (before any scaling); FALSE before caps.
