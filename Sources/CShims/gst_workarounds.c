@@ -2,35 +2,6 @@
 // the GStreamer it works around is no longer the one Reel runs on.
 #include "CShims.h"
 
-/* GstPlay (1.22) marks every seek at a rate other than 1.0 as a trick-mode seek, which lets
- * demuxers and decoders skip frames: video at 1.8× then stalls until the next keyframe and
- * stutters. The probe clears the flag from seeks on their way upstream. */
-static GstPadProbeReturn clear_trickmode(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  (void)pad; (void)data;
-  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-  if (GST_EVENT_TYPE(event) != GST_EVENT_SEEK) return GST_PAD_PROBE_OK;
-  gdouble rate;
-  GstFormat format;
-  GstSeekFlags flags;
-  GstSeekType start_type, stop_type;
-  gint64 start, stop;
-  gst_event_parse_seek(event, &rate, &format, &flags, &start_type, &start, &stop_type, &stop);
-  if (!(flags & GST_SEEK_FLAG_TRICKMODE)) return GST_PAD_PROBE_OK;
-  GstEvent *plain = gst_event_new_seek(rate, format, flags & ~GST_SEEK_FLAG_TRICKMODE,
-                                       start_type, start, stop_type, stop);
-  gst_event_set_seqnum(plain, gst_event_get_seqnum(event));
-  gst_event_unref(event);
-  GST_PAD_PROBE_INFO_DATA(info) = plain;
-  return GST_PAD_PROBE_OK;
-}
-
-void reel_sink_clear_trickmode_seeks(GstElement *sink) {
-  GstPad *pad = gst_element_get_static_pad(sink, "sink");
-  if (pad == NULL) return;
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, clear_trickmode, NULL, NULL);
-  gst_object_unref(pad);
-}
-
 /* playbin joins the streams of a file with several sound or subtitle tracks in input-selectors
  * set to keep the tracks not played in step by waiting on the clock, holding their stream
  * locks. Stopping (each item change does) first stops the audio clock, so those waits never

@@ -20,9 +20,11 @@ public final class GstPlayEngine: PlaybackEngine {
     private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
     private let adapter: ObjectRef<OpaquePointer>
     private let reports = PipelineReports()
+    /// The rate, applied at the sinks (upstream and GstPlay always run at 1×): seamless changes,
+    /// and an item that starts at another rate pays no second seek.
+    nonisolated(unsafe) private let sinkRate = reel_sink_rate_new()!
     /// The item last loaded; nil before the first.
     private var item: Item?
-    private var rate: Double = 1
     private var videoBranch: VideoBranch!
     /// Whether video is wanted (the window can be seen).
     public var isVideoEnabled: Bool { videoBranch.isWanted }
@@ -54,14 +56,13 @@ public final class GstPlayEngine: PlaybackEngine {
 
         reel_playbin_sync_tracks_by_segment(pipeline.pointer)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
-        reel_sink_clear_trickmode_seeks(frameSink.element.pointer)
-        if let tempo = reel_pitch_keeper_new() {
-            reel_object_set_pointer(pipeline.raw, "audio-filter", gpointer(tempo))
-        }
+        reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
-            reel_sink_clear_trickmode_seeks(audioSink)
             audioDeviceSink = audioSink
-            reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(audioSink))
+            let output = reel_audio_sink_new(audioSink)
+            reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(output))
+            // The sound leads the rate changes: its sink runs furthest ahead of what is heard.
+            reel_sink_rate_attach(sinkRate, output, 1)
         }
         reports.watch(pipeline.pointer)
 
@@ -97,6 +98,7 @@ public final class GstPlayEngine: PlaybackEngine {
         // and a stuck teardown must not take the main thread with it. Stopping before the last
         // unref keeps a streaming thread from ending up with it (see gst_workarounds.c).
         reel_release_player_in_background(adapter.raw, pipeline.pointer, player.raw)
+        reel_sink_rate_unref(sinkRate)
     }
 
     /// PulseAudio moves a stream to another device when the one in use disappears; pulsesink
@@ -143,7 +145,6 @@ public final class GstPlayEngine: PlaybackEngine {
         /// Refused before reaching GstPlay (missing, unreadable): there is nothing to play, and
         /// GstPlay must not play its previous item instead.
         var refusedLocally = false
-        var rateApplied = false
         var warnedAboutMissingCodec = false
         var lastMediaInfo: MediaInfo?
 
@@ -172,14 +173,6 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_PAUSED: state = .paused
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
-            }
-            // GstPlay resets its rate when it loads a URI; the item's rate is applied once
-            // the pipeline has prerolled, so the whole item plays at the rate the user chose.
-            if state == .paused || state == .playing {
-                if self.item?.rateApplied == false {
-                    self.item?.rateApplied = true
-                    if gst_play_get_rate(self.player.pointer) != self.rate { gst_play_set_rate(self.player.pointer, self.rate) }
-                }
             }
             self.onEvent?(.state(state))
         }
@@ -300,18 +293,17 @@ public final class GstPlayEngine: PlaybackEngine {
         if accurate {
             gst_play_seek(player.pointer, time)
         } else {
-            // Scrubbing: jump to the nearest keyframe, keeping the rate. GstPlay's own seeks are
-            // accurate (its configuration), so this one goes to the pipeline directly.
+            // Scrubbing: jump to the nearest keyframe. GstPlay's own seeks are accurate (its
+            // configuration), so this one goes to the pipeline directly, at 1× as all upstream.
             let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue |
                                      GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
-            gst_element_seek(pipeline.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(time),
+            gst_element_seek(pipeline.pointer, 1, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(time),
                              GST_SEEK_TYPE_NONE, -1)
         }
     }
 
     public func setRate(_ rate: Double) {
-        self.rate = rate
-        if item?.rateApplied == true { gst_play_set_rate(player.pointer, rate) }
+        reel_sink_rate_set(sinkRate, rate)
     }
 
     public func selectAudioTrack(_ index: Int) {

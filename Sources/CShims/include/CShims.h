@@ -107,11 +107,18 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // stops (GStreamer 1.22's scaletempo crashes on stale state; see pitch_keeper.c). NULL without
 // scaletempo (gst-plugins-good).
 GstElement *reel_pitch_keeper_new(void);
+// The audio sink Reel gives playbin: the pitch keeper, then `device` (floating, taken); `device`
+// itself when scaletempo is missing.
+GstElement *reel_audio_sink_new(GstElement *device);
 
-// GstPlay marks every seek at a rate other than 1.0 as a trick-mode seek, which lets demuxers
-// and decoders skip frames: video at 1.8× then stalls until the next keyframe and stutters.
-// This probe on a sink's pad clears that flag from seeks on their way upstream.
-void reel_sink_clear_trickmode_seeks(GstElement *sink);
+// The playback rate, applied at the sinks (see sink_rate.c): attach the element at the entry of
+// each sink path (the audio path, which runs furthest ahead, `leads`), then set the rate from
+// any thread; it takes effect on the data next to reach the sinks, seamlessly.
+typedef struct ReelSinkRate ReelSinkRate;
+ReelSinkRate *reel_sink_rate_new(void);
+void reel_sink_rate_unref(ReelSinkRate *self);
+void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean leads);
+void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
 
 // Makes the input-selectors playbin joins several tracks of a kind with keep the tracks in step
 // by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).

@@ -1,0 +1,111 @@
+import Foundation
+import ReelTestSupport
+import XCTest
+
+/// Speed changes while playing are seamless, whatever the container: the sound never breaks and
+/// keeps its pitch, and the position moves on at the new speed without jumping back. (Reel
+/// applies the rate at its sinks; a seek would break the sound and, on an MP3 or Ogg file,
+/// GStreamer's instant rate changes are refused or misbehave.) The longest silence is measured
+/// and printed by the benchmark; here a break the listener would hear fails.
+final class RateChangeTests: XCTestCase {
+    func testSpeedChangesOnAVideoAreSeamless() throws {
+        try assertSeamless(file: "tone-30s.webm", tone: 440, rates: [1.5, 1, 0.75, 2, 1])
+    }
+
+    func testSpeedChangesOnAnMP3AreSeamless() throws {
+        try assertSeamless(file: "mix-4-mp3-44k-mono.mp3", tone: 550, rates: [1.5, 0.75])
+    }
+
+    func testSpeedChangesOnAnOggFileAreSeamless() throws {
+        try assertSeamless(file: "mix-2-vorbis-44k-mono.ogg", tone: 440, rates: [1.5, 0.75])
+    }
+
+    /// A stream that cannot seek (no byte ranges, as a live stream): a seek to change the speed
+    /// would end it with an error.
+    func testSpeedChangesOnAStreamThatCannotSeekAreSeamless() throws {
+        let server = try Fixture("media-server.py", [Paths.media.path], waitForFirstLine: true)
+        try assertSeamless(file: "http://127.0.0.1:\(server.firstLine)/live/tone-30s.webm", tone: 440, rates: [1.5, 0.75, 1])
+    }
+
+    /// An item that starts at another speed plays at it from its first sound, pitch kept.
+    func testAnItemStartsAtTheChosenSpeed() throws {
+        let app = try ReelApp(["--rate=1.8", Paths.media("tone-30s.webm")])
+        let recorder = try SoundRecorder()
+        app.waitForPlaying("tone-30s")
+        let stretch = try measure(app, seconds: 1.5)
+        let samples = recorder.stop()
+        XCTAssertEqual(stretch.speed, 1.8, accuracy: 0.2, "the position moves at 1.8× from the start")
+        let heard = Self.frequency(samples.suffix(SoundRecorder.sampleRate))
+        XCTAssertEqual(heard, 440, accuracy: 440 * 0.03, "the tone keeps its pitch at 1.8×")
+    }
+
+    // MARK: Measuring
+
+    private struct Stretch {
+        var speed: Double
+        var largestStepBack: Double
+    }
+
+    /// The position's advance per second of wall-clock time, polled over MPRIS.
+    private func measure(_ app: ReelApp, seconds: Double) throws -> Stretch {
+        var points: [(time: Date, position: Double)] = []
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            points.append((Date(), app.position))
+            Thread.sleep(forTimeInterval: 0.05)  // the polling interval of a measurement
+        }
+        let steps = zip(points, points.dropFirst()).map { $1.position - $0.position }
+        guard let first = points.first, let last = points.last, last.time > first.time else {
+            throw XCTSkip("no position samples")
+        }
+        return Stretch(speed: (last.position - first.position) / last.time.timeIntervalSince(first.time),
+                       largestStepBack: max(0, -(steps.min() ?? 0)))
+    }
+
+    private func assertSeamless(file name: String, tone: Double, rates: [Double],
+                                file: StaticString = #filePath, line: UInt = #line) throws {
+        let app = try ReelApp([name.hasPrefix("http:") ? name : Paths.media(name)])
+        let recorder = try SoundRecorder()
+        app.waitForPlaying(file: file, line: line)
+        recorder.waitUntilRecorded(seconds: 0.5, file: file, line: line)
+        var stretches: [(rate: Double, range: Range<Int>, stretch: Stretch)] = []
+        for rate in rates {
+            try app.setProperty("Rate", .variantDouble(rate))
+            // The change reaches what is heard within the sound device's buffer (200 ms).
+            Thread.sleep(forTimeInterval: 0.4)  // a settling time that is part of the measurement
+            let from = Int(recorder.duration * Double(SoundRecorder.sampleRate))
+            let stretch = try measure(app, seconds: 1.2)
+            let to = Int(recorder.duration * Double(SoundRecorder.sampleRate))
+            stretches.append((rate, from..<to, stretch))
+        }
+        let samples = recorder.stop()
+        for (rate, range, stretch) in stretches {
+            XCTAssertEqual(stretch.speed, rate, accuracy: rate * 0.15, "\(name): the position moves at \(rate)×",
+                           file: file, line: line)
+            XCTAssertLessThan(stretch.largestStepBack, 0.05, "\(name): the position never jumps back at \(rate)×",
+                              file: file, line: line)
+            let clipped = range.clamped(to: 0..<samples.count)
+            XCTAssertEqual(Self.frequency(samples[clipped]), tone, accuracy: tone * 0.03,
+                           "\(name): the tone keeps its pitch at \(rate)×", file: file, line: line)
+        }
+        // From the first sound to the end of the last stretch: no break a listener would hear.
+        let levels = SoundRecorder.levels(samples, windowMilliseconds: 10)
+        let start = levels.firstIndex { $0 > 1000 } ?? levels.count
+        let end = min(levels.count, (stretches.last?.range.upperBound ?? 0) / (SoundRecorder.sampleRate / 100))
+        var longest = 0, run = 0
+        for level in levels[start..<max(start, end)] {
+            run = level < 300 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        XCTAssertLessThanOrEqual(longest * 10, 50, "\(name): the sound broke for \(longest * 10) ms across the speed changes",
+                                 file: file, line: line)
+    }
+
+    /// The tone's frequency, from its rising zero crossings.
+    static func frequency<C: Collection>(_ samples: C) -> Double where C.Element == Int16 {
+        let values = Array(samples)
+        guard values.count > 1 else { return 0 }
+        let crossings = zip(values, values.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        return Double(crossings) / (Double(values.count) / Double(SoundRecorder.sampleRate))
+    }
+}
