@@ -8,6 +8,7 @@ minimizes the players; what is on screen cannot be watched there (the probe is a
 that table has the CPU and memory figures only.
 """
 import argparse
+import array
 import json
 import os
 import shutil
@@ -90,6 +91,76 @@ def run(*cmd):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
 
 
+class Recorder:
+    """What reaches the session's null sink (its monitor), as 8 kHz mono samples, in a file
+    (parec blocks on a full pipe)."""
+    RATE = 8000
+    WINDOW = 40        # 5 ms
+    QUIET = 300        # peak level under which a window is silent (the clips' tone peaks near 10 000)
+
+    def __init__(self):
+        self.file = tempfile.NamedTemporaryFile(prefix="reel-bench-rec-", suffix=".raw")
+        self.proc = subprocess.Popen(["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le",
+                                      f"--rate={self.RATE}", "--channels=1", "--latency-msec=10"],
+                                     stdout=self.file, stderr=subprocess.DEVNULL)
+
+    def levels(self):
+        self.file.flush()
+        with open(self.file.name, "rb") as f:
+            data = f.read()
+        samples = array.array("h", data[:len(data) // 2 * 2])
+        return [max(map(abs, samples[i:i + self.WINDOW]), default=0)
+                for i in range(0, len(samples) - self.WINDOW, self.WINDOW)]
+
+    def wait_for_sound(self, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(level > self.QUIET for level in self.levels()[-20:]):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("no sound on the sink's monitor")
+
+    def _runs(self):
+        """The silent runs (in windows) between the first and the last sound."""
+        levels = self.levels()
+        loud = [i for i, level in enumerate(levels) if level > self.QUIET]
+        if not loud:
+            raise RuntimeError("no sound on the sink's monitor")
+        runs, run = [], 0
+        for level in levels[loud[0]:loud[-1] + 1]:
+            if level <= self.QUIET:
+                run += 1
+            elif run:
+                runs.append(run)
+                run = 0
+        return runs
+
+    def longest_silence_ms(self):
+        return max(self._runs(), default=0) * 1000 * self.WINDOW / self.RATE
+
+    def silences_ms(self):
+        """Silences between sounds, longest first, padded with zeros: a gapless change has none."""
+        runs = sorted(self._runs(), reverse=True)
+        return [r * 1000 * self.WINDOW / self.RATE for r in runs] + [0.0] * 8
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        self.file.close()
+
+
+def wait_playing(bus, name, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if bus.get(name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus") == "Playing":
+                return
+        except GLib.Error:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{name} never played")
+
+
 class Probe:
     """bench-probe: reports when the clip's colour bars or its orange mark are drawn on screen."""
 
@@ -170,6 +241,12 @@ class Player:
     def __init__(self, bench, clip):
         self.bench, self.clip = bench, clip
         self.window = None
+        self.clip_list = None   # several files, played one after the other
+        self.speed = None       # a start at another speed
+
+    @property
+    def files(self):
+        return self.clip_list or [self.clip]
 
     def command(self):
         raise NotImplementedError
@@ -251,7 +328,7 @@ class Reel(Player):
             self.label = label
 
     def command(self):
-        return [self.binary, self.clip]
+        return [self.binary] + ([f"--rate={self.speed}"] if self.speed else []) + self.files
 
     def environment(self):
         return {"REEL_DEBUG_DBUS": "1"}
@@ -286,7 +363,9 @@ class Mpv(Player):
             cmd.append("--gpu-sw")   # mpv refuses a software GL renderer unless told it may use one
         if os.path.exists(MPV_MPRIS):
             cmd.append(f"--script={MPV_MPRIS}")
-        return cmd + [self.clip]
+        if self.speed:
+            cmd.append(f"--speed={self.speed}")
+        return cmd + self.files
 
     def ipc(self, *command):
         with socket.socket(socket.AF_UNIX) as s:
@@ -463,6 +542,91 @@ class Bench:
                 probe.stop()
             p.stop()
 
+    def rate_run(self, name):
+        """Speed changes while playing (MPRIS Rate 1 → 1.5 → 1 → 0.75 → 1, 2 s apart): the
+        longest silence on the sink's monitor from the first sound on, and the largest step back
+        of the position, polled every 20 ms."""
+        a = self.args
+        p = self.make(name, a.clip_main)
+        recorder = Recorder()
+        p.start()
+        try:
+            bus_name = p.mpris_name()
+            path, iface = "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player"
+            wait_playing(self.bus, bus_name)
+            time.sleep(a.settle)
+            positions = []
+
+            def poll(seconds):
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    positions.append(self.bus.get(bus_name, path, iface, "Position") / 1e6)
+                    time.sleep(0.02)
+
+            poll(1)
+            for rate in (1.5, 1.0, 0.75, 1.0):
+                self.bus.call(bus_name, path, "org.freedesktop.DBus.Properties", "Set",
+                              GLib.Variant("(ssv)", (iface, "Rate", GLib.Variant("d", rate))))
+                poll(2)
+            if not p.alive():
+                raise RuntimeError(f"{p.label} exited during the speed changes")
+            silence = recorder.longest_silence_ms()
+            back = max([0.0] + [a - b for a, b in zip(positions, positions[1:])])
+            self.record(p.label, "speed change: longest silence (ms)", silence)
+            self.record(p.label, "speed change: position jump back (ms)", back * 1000)
+        finally:
+            recorder.stop()
+            p.stop()
+
+    def learner_run(self, name):
+        """A learner's folder at 1.8×: four 2-second sentences played one after the other; the
+        silences between them on the sink's monitor (the dead time between two plays)."""
+        a = self.args
+        files = [os.path.join(a.media, f"sentence-{n}.opus") for n in range(1, 5)]
+        p = self.make(name, files[0])
+        p.clip_list = files
+        p.speed = 1.8
+        recorder = Recorder()
+        p.start()
+        try:
+            # Four sentences of 2 s at 1.8× take 4.4 s; the player may take its time to start.
+            recorder.wait_for_sound(20)
+            time.sleep(4 * 2 / 1.8 + 1.5)
+            gaps = recorder.silences_ms()[:3]
+            if len(gaps) < 3:
+                raise RuntimeError(f"{p.label}: {len(gaps)} transitions heard, not 3")
+            for gap in gaps:
+                self.record(p.label, "learner at 1.8×: silence between sentences (ms)", gap)
+        finally:
+            recorder.stop()
+            p.stop()
+
+    def uhd_run(self, name):
+        """A 2160p30 clip in the 960×540 window: CPU, dropped frames and peak memory."""
+        a = self.args
+        p = self.make(name, a.clip_uhd)
+        probe = Probe(a.probe)
+        t0 = time.monotonic_ns()
+        p.start()
+        try:
+            if probe.wait("bars", t0, 30) is None:
+                raise RuntimeError(f"{p.label}: no 2160p frame on screen within 30 s")
+            probe.stop()
+            probe = None
+            time.sleep(a.settle)
+            c0, cpu0, w0 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
+            time.sleep(a.window)
+            c1, cpu1, w1 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
+            expected = (c1[2] - c0[2]) * 30
+            dropped = max(0.0, expected - (c1[0] - c0[0])) if c0[0] is not None else c1[1] - c0[1]
+            self.record(p.label, "2160p30: CPU visible 960×540", (cpu1 - cpu0) / (w1 - w0))
+            self.record(p.label, "2160p30: frames dropped (%)", 100 * dropped / expected if expected else None)
+            self.record(p.label, "2160p30: peak RSS (MB)", peak_rss_mb(p.pid))
+        finally:
+            if probe:
+                probe.stop()
+            p.stop()
+
     def warm_up(self, players):
         """Each player once, untimed: the session's caches are new (GStreamer's plugin registry,
         fontconfig's cache, the clip in the page cache), and only the first player to start would
@@ -515,6 +679,12 @@ class Bench:
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
                     for clip, fps, key in a.drop_clips:
                         order.append(("drop", name, clip, fps, key))
+                    order.append(("uhd", name))
+            # Sound only: measured on either desktop.
+            for name in players:
+                if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
+                    order.append(("rate", name))
+                    order.append(("learner", name))
         for i, job in enumerate(order):
             log(f"[{i + 1}/{len(order)}] {' '.join(str(x) for x in job[:2])} {os.path.basename(job[2]) if len(job) > 2 else ''}")
             try:
@@ -522,6 +692,12 @@ class Bench:
                     self.main_run(job[1])
                 elif job[0] == "long":
                     self.long_run(job[1])
+                elif job[0] == "rate":
+                    self.rate_run(job[1])
+                elif job[0] == "learner":
+                    self.learner_run(job[1])
+                elif job[0] == "uhd":
+                    self.uhd_run(job[1])
                 else:
                     self.drop_run(*job[1:])
             except Exception as e:  # one failed run is reported, the rest goes on
@@ -530,7 +706,54 @@ class Bench:
             time.sleep(1)
         self.print_table([self.make(n, a.clip_main).label for n in players])
 
+    def median(self, label, figure, pick=statistics.median):
+        values = [v for v in self.results.get((label, figure), []) if v is not None]
+        return pick(values) if values else None
+
+    def targets(self):
+        """Issue 21's targets, each with what was measured: (met or not, description)."""
+        m = self.median
+        reel, x11, gpu, audio = "Reel", "mpv --vo=x11", "mpv --vo=gpu", "audio only"
+        checks = []
+
+        def check(what, ok, measured):
+            checks.append((ok, f"{what}: {measured}"))
+
+        def ratio(figure, peer, limit=1.0, what=None):
+            a, b = m(reel, figure), m(peer, figure)
+            if a is None or b is None or b == 0:
+                return check(what or f"{figure} ≤ {limit:g}× {peer}", None, "not measured")
+            check(what or f"{figure} ≤ {limit:g}× {peer}", a <= limit * b, f"{a:.2f} / {b:.2f} = {a / b:.2f}×")
+
+        for figure in ("CPU visible 960×540", "CPU fullscreen 1920×1080", "CPU visible 720p60"):
+            ratio(figure, x11)
+        ratio("CPU minimized", audio, 1.05)
+        for key in ("1080p30", "720p60"):
+            worst = m(reel, f"frames dropped {key} (%)", max)
+            check(f"no dropped frames at {key}", None if worst is None else worst == 0,
+                  "not measured" if worst is None else f"{worst:.2f} % at most")
+        first, first_mpv = m(reel, "first frame (ms)"), m(x11, "first frame (ms)")
+        check("first frame ≤ mpv's and < 250 ms", None if first is None or first_mpv is None
+              else first <= first_mpv and first < 250, f"{first:.0f} ms / mpv {first_mpv:.0f} ms" if None not in (first, first_mpv) else "not measured")
+        seek, seek_mpv = m(reel, "seek → new frame (ms)"), m(x11, "seek → new frame (ms)")
+        p90 = m(reel, "seek → new frame, 90th percentile (ms)")
+        check("seek ≤ mpv's median, 90th percentile < 100 ms", None if None in (seek, seek_mpv, p90)
+              else seek <= seek_mpv and p90 < 100, f"{seek:.0f} ms (90th: {p90:.0f}) / mpv {seek_mpv:.0f} ms" if None not in (seek, seek_mpv, p90) else "not measured")
+        rss, rss_gpu = m(reel, "peak RSS (MB)"), m(gpu, "peak RSS (MB)")
+        check("peak RSS ≤ mpv --vo=gpu's and < 220 MB", None if None in (rss, rss_gpu)
+              else rss <= rss_gpu and rss < 220, f"{rss:.0f} MB / mpv --vo=gpu {rss_gpu:.0f} MB" if None not in (rss, rss_gpu) else "not measured")
+        ratio("2160p30: peak RSS (MB)", x11, what="2160p30 peak RSS ≤ mpv --vo=x11's")
+        silence, back = m(reel, "speed change: longest silence (ms)", max), m(reel, "speed change: position jump back (ms)", max)
+        check("speed changes: silence ≤ 20 ms, no jump back", None if None in (silence, back)
+              else silence <= 20 and back < 1, f"{silence:.0f} ms, {back:.0f} ms back at most" if None not in (silence, back) else "not measured")
+        return checks
+
     def print_table(self, labels):
+        for label in labels:
+            seeks = sorted(v for v in self.results.get((label, "seek → new frame (ms)"), []) if v is not None)
+            if seeks:
+                self.results[(label, "seek → new frame, 90th percentile (ms)")] = \
+                    [seeks[min(len(seeks) - 1, int(0.9 * len(seeks)))]]
         figures = []
         for (label, figure) in self.results:
             if label != "errors" and figure not in figures:
@@ -553,6 +776,14 @@ class Bench:
         lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [header] + rows]
         lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
         print("\n".join(lines))
+        if not self.shell:
+            checks = self.targets()
+            fmt = lambda c: c[1].replace(".00 ", " ")
+            print("targets met: " + ("; ".join(fmt(c) for c in checks if c[0]) or "none"))
+            print("targets missed: " + ("; ".join(fmt(c) for c in checks if c[0] is False) or "none"))
+            unmeasured = [c for c in checks if c[0] is None]
+            if unmeasured:
+                print("targets not measured in this run: " + "; ".join(c[1].split(":")[0] for c in unmeasured))
         errors = [f for (label, f) in self.results if label == "errors"]
         for e in errors:
             print(f"error: {e}")
@@ -588,6 +819,7 @@ def main():
 
     if a.short:
         a.clip_main = os.path.join(a.media, "short-1080p30.mp4")
+        a.clip_uhd = os.path.join(a.media, "short-2160p30.mp4")
         a.mark, a.bars_at = 30, 5.5
         a.drop_clips = [(a.clip_main, 30, "1080p30")]
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 1), default(a.window, 3), default(a.drop_window, 4), 1
@@ -595,6 +827,7 @@ def main():
         a.strict, a.long = True, False
     else:
         a.clip_main = os.path.join(a.media, "h264-1080p30.mp4")
+        a.clip_uhd = os.path.join(a.media, "h264-2160p30.mp4")
         a.clip_long = os.path.join(a.media, "h264-480p-4min.mp4")
         a.mark, a.bars_at = 90, 30.5
         a.drop_clips = [(a.clip_main, 30, "1080p30"), (os.path.join(a.media, "vp9-720p60.webm"), 60, "720p60")]
