@@ -30,6 +30,7 @@ final class PlayerWindow {
         self.model = model
         self.application = application
         window = adw_application_window_new(gcast(application.app))!
+        UI.addClasses(window, "reel-window")
         gtk_window_set_default_size(gcast(window), 960, 600)  // the schema's defaults, remembered from then on:
         for (key, property) in [(SettingKey.windowWidth, "default-width"), (.windowHeight, "default-height")] {
             application.settings?.bind(key, to: UnsafeMutableRawPointer(window), property: property)

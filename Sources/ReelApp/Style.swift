@@ -1,5 +1,8 @@
 /// The few style rules Reel adds to libadwaita's. Every rule names a class of Reel's own
 /// ("reel-…"): libadwaita gives plain names such as `.subtitle` to its own widgets.
+/// Without a compositor (an X server alone: openbox, xrdp) GTK draws a window's resize border
+/// itself (`solid-csd`), and GTK 4.8 / libadwaita 1.2 keep it in fullscreen: a grey frame round
+/// the video, and frames made 18 px too narrow to take the converter's unscaled path.
 /// The control bar's menus are opaque: through the OSD's see-through one, where a compositor
 /// blends it (GNOME Shell), the subtitle showed through their items.
 enum Style {
@@ -12,6 +15,7 @@ enum Style {
 
     static let css = """
     .reel-video-area { background-color: black; }
+    window.reel-window.solid-csd.fullscreen, window.reel-window.solid-csd.maximized { padding: 0; border: none; box-shadow: none; }
     .reel-controls { margin: \(controlsMargin)px; padding: 6px \(controlsPadding)px; border-radius: 12px; }
     .reel-controls-row { padding: 0; border-spacing: \(controlsSpacing)px; }
     .reel-controls popover > contents, .reel-controls popover > arrow { background-color: rgb(36, 36, 36); }
