@@ -21,6 +21,22 @@
 
 #include <math.h>
 
+// ThreadSanitizer cannot see the locks GLib and GStreamer take (GMutex is futex-based and
+// neither library is instrumented), so it is told what they order: the lock below, and the
+// pad's probe list, which hands a pad's state from the thread that attaches to the streaming thread.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+#define ordered_after(address) __tsan_acquire(address)
+#define ordered_before(address) __tsan_release(address)
+#endif
+#endif
+#ifndef ordered_after
+#define ordered_after(address) ((void)(address))
+#define ordered_before(address) ((void)(address))
+#endif
+
 typedef struct {
   GstClockTime upstream;  // upstream running time where the line starts
   GstClockTime sinks;     // the sinks' running time there
@@ -52,6 +68,16 @@ typedef struct {
 // The next flush or item starts at 1.0 exactly.
 #define NEARLY_ONE (1.0 + 1e-9)
 
+static void lock(ReelSinkRate *self) {
+  g_mutex_lock(&self->lock);
+  ordered_after(self);
+}
+
+static void unlock(ReelSinkRate *self) {
+  ordered_before(self);
+  g_mutex_unlock(&self->lock);
+}
+
 static void reset_locked(ReelSinkRate *self) {
   g_array_set_size(self->lines, 1);
   g_array_index(self->lines, Line, 0) = (Line){0, 0, self->wanted};
@@ -63,13 +89,17 @@ ReelSinkRate *reel_sink_rate_new(void) {
   ReelSinkRate *self = g_atomic_rc_box_new0(ReelSinkRate);
   g_mutex_init(&self->lock);
   self->lines = g_array_new(FALSE, FALSE, sizeof(Line));
+  lock(self);
   self->wanted = 1.0;
   reset_locked(self);
+  unlock(self);
   return self;
 }
 
 static void clear(gpointer data) {
   ReelSinkRate *self = data;
+  lock(self);
+  unlock(self);
   g_array_unref(self->lines);
   g_mutex_clear(&self->lock);
 }
@@ -77,12 +107,12 @@ static void clear(gpointer data) {
 void reel_sink_rate_unref(ReelSinkRate *self) { g_atomic_rc_box_release_full(self, clear); }
 
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate) {
-  g_mutex_lock(&self->lock);
+  lock(self);
   if (rate > 0 && rate != self->wanted) {
     self->wanted = rate;
     self->change_pending = TRUE;
   }
-  g_mutex_unlock(&self->lock);
+  unlock(self);
 }
 
 // The last line starting at or before upstream running time `t`.
@@ -131,7 +161,7 @@ static void data_arrives(GstPad *pad, PadState *state, GstClockTime pts) {
   if (state->upstream.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID(pts)) return;
   GstClockTime rt = gst_segment_to_running_time(&state->upstream, GST_FORMAT_TIME, pts);
   if (!GST_CLOCK_TIME_IS_VALID(rt)) return;
-  g_mutex_lock(&self->lock);
+  lock(self);
   if (self->change_pending && (state->leads || !self->leader_flowing)) {
     GstClockTime from = MAX(rt, self->furthest);
     Line *last = &g_array_index(self->lines, Line, self->lines->len - 1);
@@ -145,7 +175,7 @@ static void data_arrives(GstPad *pad, PadState *state, GstClockTime pts) {
   guint line = line_at(self, rt);
   gboolean rebase = line != state->line;
   Line target = g_array_index(self->lines, Line, line);
-  g_mutex_unlock(&self->lock);
+  unlock(self);
   if (!rebase) return;
   state->line = line;
   own_segment(&state->upstream, &target, position_at(&state->upstream, target.upstream), &state->own);
@@ -169,12 +199,12 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     // A seek: running time starts again from 0 everywhere.
     gboolean reset_time = FALSE;
     gst_event_parse_flush_stop(event, &reset_time);
-    g_mutex_lock(&self->lock);
+    lock(self);
     if (reset_time && gst_event_get_seqnum(event) != self->flush_seqnum) {
       self->flush_seqnum = gst_event_get_seqnum(event);
       reset_locked(self);
     }
-    g_mutex_unlock(&self->lock);
+    unlock(self);
     gst_segment_init(&state->upstream, GST_FORMAT_UNDEFINED);
     break;
   }
@@ -183,12 +213,12 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     // video, after the window was hidden) keeps its group and joins the map where it is.
     guint group = 0;
     if (!gst_event_parse_group_id(event, &group)) break;
-    g_mutex_lock(&self->lock);
+    lock(self);
     if (group != self->group) {
       self->group = group;
       reset_locked(self);
     }
-    g_mutex_unlock(&self->lock);
+    unlock(self);
     break;
   }
   case GST_EVENT_SEGMENT: {
@@ -198,11 +228,11 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     gst_segment_copy_into(segment, &state->upstream);
     if (segment->format != GST_FORMAT_TIME) break;
     GstClockTime rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, segment->start);
-    g_mutex_lock(&self->lock);
+    lock(self);
     if (state->leads) self->leader_flowing = TRUE;
     guint line = line_at(self, GST_CLOCK_TIME_IS_VALID(rt) ? rt : 0);
     Line target = g_array_index(self->lines, Line, line);
-    g_mutex_unlock(&self->lock);
+    unlock(self);
     state->line = line;
     own_segment(segment, &target, segment->start, &state->own);
     GstEvent *own = gst_event_new_segment(&state->own);
@@ -219,9 +249,9 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
   }
   case GST_EVENT_EOS:
     if (state->leads) {
-      g_mutex_lock(&self->lock);
+      lock(self);
       self->leader_flowing = FALSE;
-      g_mutex_unlock(&self->lock);
+      unlock(self);
     }
     break;
   default:
@@ -242,11 +272,11 @@ static GstPadProbeReturn on_upstream(GstPad *pad, GstPadProbeInfo *info, PadStat
   gst_event_parse_qos(event, &type, &proportion, &diff, &timestamp);
   if (!GST_CLOCK_TIME_IS_VALID(timestamp)) return GST_PAD_PROBE_OK;
   ReelSinkRate *self = state->shared;
-  g_mutex_lock(&self->lock);
+  lock(self);
   guint i = self->lines->len - 1;
   while (i > 0 && g_array_index(self->lines, Line, i).sinks > timestamp) i--;
   Line line = g_array_index(self->lines, Line, i);
-  g_mutex_unlock(&self->lock);
+  unlock(self);
   GstClockTime upstream = line.upstream + (GstClockTime)llround((gdouble)(timestamp - MIN(timestamp, line.sinks)) * line.rate);
   GstClockTimeDiff jitter = (GstClockTimeDiff)llround((gdouble)diff * line.rate);
   // Early by more than the time itself means "at once": the event cannot say more.
@@ -260,12 +290,16 @@ static GstPadProbeReturn on_upstream(GstPad *pad, GstPadProbeInfo *info, PadStat
 
 static GstPadProbeReturn probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
   PadState *state = data;
-  if (info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) return on_upstream(pad, info, state);
-  return on_downstream(pad, info, state);
+  ordered_after(state);
+  GstPadProbeReturn result = (info->type & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) ? on_upstream(pad, info, state)
+                                                                               : on_downstream(pad, info, state);
+  ordered_before(state);
+  return result;
 }
 
 static void free_pad_state(gpointer data) {
   PadState *state = data;
+  ordered_after(state);
   reel_sink_rate_unref(state->shared);
   g_free(state);
 }
@@ -278,6 +312,7 @@ void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean lea
   state->leads = leads;
   gst_segment_init(&state->upstream, GST_FORMAT_UNDEFINED);
   gst_segment_init(&state->own, GST_FORMAT_UNDEFINED);
+  ordered_before(state);
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST |
                     GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH |
                     GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, probe, state, free_pad_state);
