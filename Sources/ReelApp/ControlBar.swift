@@ -91,7 +91,7 @@ final class ControlBar {
         case .rate: menus.rate.show(rate: model.rate)
         case .abLoop: slider.showLoop(model.abLoop)
         case .volume: updateVolume()
-        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay: break
+        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay, .lineMode: break
         }
     }
 

@@ -32,10 +32,17 @@ final class FileOpening {
         }
     }
 
-    func showOpenSubtitlesDialog() {
-        showFileChooser(title: tr("Add Subtitles"), filterName: tr("Subtitles"), multiple: false,
+    func showOpenSubtitlesDialog() { showSubtitlesDialog(title: tr("Add Subtitles"), then: openSubtitles) }
+
+    /// A subtitle file (SubRip or WebVTT) for the second track.
+    func showSecondSubtitlesDialog(then accept: @escaping @MainActor (String) -> Void) {
+        showSubtitlesDialog(title: tr("Second Subtitles"), then: accept)
+    }
+
+    private func showSubtitlesDialog(title: String, then accept: @escaping @MainActor (String) -> Void) {
+        showFileChooser(title: title, filterName: tr("Subtitles"), multiple: false,
                         add: { filter in for ext in SubtitleFiles.extensions { gtk_file_filter_add_suffix(filter, ext) } }) {
-            [openSubtitles] uris in if let uri = uris.first { openSubtitles(uri) }
+            uris in if let uri = uris.first { accept(uri) }
         }
     }
 

@@ -49,7 +49,8 @@ final class TracksButton {
     /// freed by GTK 4.8's menu tracker: GObjects counted over 1000 item changes grew by 90
     /// GMenus, every one a section made here.
     private let sections = (sound: ObjectRef<OpaquePointer>(taking: g_menu_new()!),
-                            subtitles: ObjectRef<OpaquePointer>(taking: g_menu_new()!))
+                            subtitles: ObjectRef<OpaquePointer>(taking: g_menu_new()!),
+                            second: ObjectRef<OpaquePointer>(taking: g_menu_new()!))
     private var shown: (audio: [MediaTrack], subtitles: [MediaTrack])?
 
     init() {
@@ -62,6 +63,12 @@ final class TracksButton {
         g_menu_append(delay.pointer, tr("Show Subtitles Later"), "app.subtitles-later")
         g_menu_append(delay.pointer, tr("No Subtitle Delay"), "app.subtitles-no-delay")
         g_menu_append_section(menu.pointer, tr("Subtitle Delay"), gcast(delay.pointer))
+        // The second track, drawn at the top of the picture: an embedded track, or a file.
+        g_menu_append_section(menu.pointer, tr("Second Subtitles"), gcast(sections.second.pointer))
+        let lines = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
+        g_menu_append(lines.pointer, tr("Loop Each Line"), "app.loop-lines")
+        g_menu_append(lines.pointer, tr("Pause After Each Line"), "app.pause-after-lines")
+        g_menu_append_section(menu.pointer, tr("Line by Line"), gcast(lines.pointer))
         gtk_menu_button_set_menu_model(gcast(widget), gcast(menu.pointer))
     }
 
@@ -84,6 +91,9 @@ final class TracksButton {
         fill(sections.subtitles.pointer, [(tr("Off"), "app.subtitle-track", g_variant_new_int32(-1))] +
              subtitles.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.subtitle-track", g_variant_new_int32(Int32($1.index))) } +
              [(tr("Add Subtitles From a File…"), "app.open-subtitles", nil)])
+        fill(sections.second.pointer, [(tr("No Second Subtitles"), "app.second-subtitles", g_variant_new_string(""))] +
+             subtitles.enumerated().map { (Self.label(for: $1, number: $0 + 1), "app.second-subtitle-track", g_variant_new_int32(Int32($1.index))) } +
+             [(tr("Second Subtitles From a File…"), "app.open-second-subtitles", nil)])
     }
 
     /// "English", "Commentary — English", or "Track 2" when the media says nothing.

@@ -18,6 +18,8 @@ final class PlayerStage {
     let bufferingIndicator: Widget
     private let bufferingLabel: Widget
     private let subtitleLabel = UI.label(classes: ["reel-subtitle"])
+    /// The second subtitle track, at the top of the picture.
+    private let secondSubtitleLabel = UI.label(classes: ["reel-subtitle"])
     private var hideControlsTimer: guint = 0
     private let model: PlayerModel
 
@@ -33,7 +35,9 @@ final class PlayerStage {
         bufferingIndicator = Self.spinner(above: bufferingLabel)
         setUpSubtitleLabel()
         gtk_overlay_set_child(gcast(widget), videoView.widget)
-        for overlay in [subtitleLabel, bufferingIndicator, controlsRevealer] { gtk_overlay_add_overlay(gcast(widget), overlay) }
+        for overlay in [subtitleLabel, secondSubtitleLabel, bufferingIndicator, controlsRevealer] {
+            gtk_overlay_add_overlay(gcast(widget), overlay)
+        }
         // The control bar fits the video area's width; what sits above the bar makes room for it
         // (onLayoutChange, from the first fit on).
         gtk_overlay_add_overlay(gcast(widget), Self.widthWatcher { [controls] width in controls.fit(width: width) })
@@ -46,12 +50,15 @@ final class PlayerStage {
     }
 
     private func setUpSubtitleLabel() {
-        gtk_label_set_wrap(gcast(subtitleLabel), 1)
-        gtk_label_set_justify(gcast(subtitleLabel), GTK_JUSTIFY_CENTER)
-        gtk_widget_set_valign(subtitleLabel, GTK_ALIGN_END)
-        gtk_widget_set_halign(subtitleLabel, GTK_ALIGN_CENTER)
-        gtk_widget_set_can_target(subtitleLabel, 0)
-        gtk_widget_set_visible(subtitleLabel, 0)
+        for (label, valign) in [(subtitleLabel, GTK_ALIGN_END), (secondSubtitleLabel, GTK_ALIGN_START)] {
+            gtk_label_set_wrap(gcast(label), 1)
+            gtk_label_set_justify(gcast(label), GTK_JUSTIFY_CENTER)
+            gtk_widget_set_valign(label, valign)
+            gtk_widget_set_halign(label, GTK_ALIGN_CENTER)
+            gtk_widget_set_can_target(label, 0)
+            gtk_widget_set_visible(label, 0)
+        }
+        gtk_widget_set_margin_top(secondSubtitleLabel, Self.subtitleClearance)
     }
 
     private static func spinner(above label: Widget) -> Widget {
@@ -94,7 +101,8 @@ final class PlayerStage {
             updateBuffering()
             scheduleControlsHide()
         case .subtitle:
-            showSubtitle(model.subtitle)
+            show(model.subtitle, in: subtitleLabel)
+            show(model.secondSubtitle, in: secondSubtitleLabel)
         default:
             break
         }
@@ -112,16 +120,15 @@ final class PlayerStage {
         gtk_widget_set_visible(bufferingIndicator, text == nil ? 0 : 1)
     }
 
-    /// Subtitle markup comes from the subtitle parser (italics, bold); anything that does not
-    /// parse as markup is shown as the plain text it is.
-    private func showSubtitle(_ line: SubtitleLine?) {
-        guard let line, !line.text.isEmpty else { return gtk_widget_set_visible(subtitleLabel, 0) }
-        if line.isMarkup, pango_parse_markup(line.text, -1, 0, nil, nil, nil, nil) != 0 {
-            gtk_label_set_markup(gcast(subtitleLabel), line.text)
-        } else {
-            gtk_label_set_text(gcast(subtitleLabel), line.text)
-        }
-        gtk_widget_set_visible(subtitleLabel, 1)
+    /// The second track's line as shown, "" when none (for the diagnostics).
+    var secondSubtitleShown: String {
+        gtk_widget_get_visible(secondSubtitleLabel) != 0 ? String(cString: gtk_label_get_text(gcast(secondSubtitleLabel))) : ""
+    }
+
+    private func show(_ line: SubtitleLine?, in label: Widget) {
+        guard let line, !line.text.isEmpty else { return gtk_widget_set_visible(label, 0) }
+        UI.setLine(line, in: label)
+        gtk_widget_set_visible(label, 1)
     }
 
     // MARK: Controls that hide while watching

@@ -10,4 +10,7 @@ extension PlayerWindow: DiagnosableWindow {
     var seekSlider: Widget { stage.controls.slider.widget }
     var errorPage: Widget { stage.videoView.errorPage }
     var queueRowTitles: [String] { queuePanel.rowTitles }
+    var transcriptLines: [String] { side.transcript.shownLines }
+    var transcriptHighlight: String? { side.transcript.highlightedLine }
+    var secondSubtitleShown: String { stage.secondSubtitleShown }
 }

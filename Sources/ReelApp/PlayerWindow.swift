@@ -18,7 +18,8 @@ final class PlayerWindow {
     /// The empty state, or the player.
     private let content: Widget
     let stage: PlayerStage
-    let queuePanel: QueuePanel
+    let side: SidePanel
+    var queuePanel: QueuePanel { side.queue }
     private let queueFlap: Widget
     private var idleInhibitor: IdleInhibitor!
     private var opening: FileOpening!
@@ -48,8 +49,8 @@ final class PlayerWindow {
         gtk_stack_add_named(gcast(content), Self.emptyPage(), "empty")
         gtk_stack_add_named(gcast(content), stage.widget, "player")
         gtk_widget_set_vexpand(content, 1)
-        queuePanel = QueuePanel(model: model)
-        queueFlap = Self.flap(content: content, flap: queuePanel.widget)
+        side = SidePanel(model: model) { [weak application] in application?.sidePanelChanged() }
+        queueFlap = Self.flap(content: content, flap: side.widget)
 
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header.bar, queueFlap]))
@@ -70,7 +71,7 @@ final class PlayerWindow {
         }
         // A folded queue also closes by a click beside it: the action's state follows the flap.
         connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self, weak application] _ in
-            if let self { application?.queueShownChanged(self.isQueueShown) }
+            if self != nil { application?.sidePanelChanged() }
         }
         connectMainSignal(window, "close-request") { [weak self, weak application] args in
             let hide = application?.shouldHideInsteadOfClosing() ?? false
@@ -88,6 +89,7 @@ final class PlayerWindow {
     func present() { gtk_window_present(gcast(window)) }
     func showOpenDialog() { opening.showOpenDialog() }
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
+    func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
 
     private static func headerBar() -> (bar: Widget, title: Widget) {
         let title = adw_window_title_new(BuildInfo.name, nil)!
@@ -152,10 +154,22 @@ final class PlayerWindow {
         }
     }
 
-    var isQueueShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 }
+    private var isSidePanelShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 }
+    var isQueueShown: Bool { isSidePanelShown && side.page == .queue }
+    var isTranscriptShown: Bool { isSidePanelShown && side.page == .transcript }
 
-    func setQueueShown(_ shown: Bool) {
-        adw_flap_set_reveal_flap(gcast(queueFlap), shown ? 1 : 0)
+    /// Shows the side panel at `page`, or hides it if that page is the one shown.
+    func setSidePanel(_ page: SidePanel.Page, shown: Bool) {
+        if shown { side.page = page }
+        if shown || side.page == page { adw_flap_set_reveal_flap(gcast(queueFlap), shown ? 1 : 0) }
+    }
+
+    func setQueueShown(_ shown: Bool) { setSidePanel(.queue, shown: shown) }
+
+    /// Ctrl+F: the transcript, its search field focused.
+    func findInTranscript() {
+        setSidePanel(.transcript, shown: true)
+        gtk_widget_grab_focus(side.transcript.search)
     }
 
     var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
@@ -168,7 +182,7 @@ final class PlayerWindow {
 
     private func modelChanged(_ change: PlayerModel.Change) {
         stage.update(change)
-        queuePanel.update(change)
+        side.update(change)
         switch change {
         case .item, .media, .status:
             refresh()

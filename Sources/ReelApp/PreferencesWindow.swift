@@ -35,7 +35,13 @@ enum PreferencesWindow {
         add(spinRow(settings, key: .gap, title: tr("Pause Between Items"),
                     subtitle: tr("Seconds of silence between items"), step: 0.5), to: queue)
 
-        for g in [playback, background, queue] { adw_preferences_page_add(gcast(page), gcast(g)) }
+        let lines = group(tr("Line by Line"))
+        add(spinRow(settings, key: .lineLeadIn, title: tr("Before Each Line"),
+                    subtitle: tr("Seconds played before a subtitle line starts"), step: 0.05), to: lines)
+        add(spinRow(settings, key: .lineLeadOut, title: tr("After Each Line"),
+                    subtitle: tr("Seconds played after a subtitle line ends"), step: 0.05), to: lines)
+
+        for g in [playback, background, queue, lines] { adw_preferences_page_add(gcast(page), gcast(g)) }
         adw_preferences_window_add(gcast(window), gcast(page))
         gtk_window_present(gcast(window))
         return window

@@ -62,6 +62,7 @@ extension ReelApplication {
         add("subtitles-later", accels: ["x"]) { _ in model.setSubtitleDelay(model.subtitleDelay + PlayerModel.subtitleDelayStep) }
         add("subtitles-no-delay") { _ in model.setSubtitleDelay(0) }
         installQueueActions(model)
+        installLineActions(model)
         installTrackActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
             guard let self else { return }
@@ -97,6 +98,24 @@ extension ReelApplication {
             guard let window = self?.window else { return }
             window.setQueueShown(!window.isQueueShown)
         }
+        add("show-transcript", state: g_variant_new_boolean(0), accels: ["t"]) { [weak self] _ in
+            guard let window = self?.window else { return }
+            window.setSidePanel(.transcript, shown: !window.isTranscriptShown)
+        }
+        add("find-in-transcript", accels: ["<Control>f"]) { [weak self] _ in self?.window?.findInTranscript() }
+    }
+
+    /// Line by line and shadowing are stateful, so the subtitles menu shows them checked.
+    private func installLineActions(_ model: PlayerModel) {
+        let loop = add("loop-lines", state: g_variant_new_boolean(0)) { _ in model.setLoopsLines(!model.loopsLines) }
+        let pause = add("pause-after-lines", state: g_variant_new_boolean(0)) { _ in
+            model.setPausesAfterLines(!model.pausesAfterLines)
+        }
+        model.observe { change in
+            guard change == .lineMode else { return }
+            g_simple_action_set_state(loop, g_variant_new_boolean(model.loopsLines ? 1 : 0))
+            g_simple_action_set_state(pause, g_variant_new_boolean(model.pausesAfterLines ? 1 : 0))
+        }
     }
 
     /// The track choices are stateful so menus show which one plays; the state follows the media.
@@ -110,6 +129,15 @@ extension ReelApplication {
             model.selectSubtitleTrack(index < 0 ? nil : index)
         }
         add("open-subtitles") { [weak self] _ in self?.window?.showOpenSubtitlesDialog() }
+        // The second track: a subtitle file's URI ("" hides it), or a file picked in a dialog.
+        add("second-subtitles", parameter: "s") { value in
+            guard let value, let uri = g_variant_get_string(value, nil).map({ String(cString: $0) }) else { return }
+            model.setSecondSubtitles(uri: uri.isEmpty ? nil : uri)
+        }
+        add("second-subtitle-track", parameter: "i") { value in
+            if let value { model.setSecondSubtitles(track: Int(g_variant_get_int32(value))) }
+        }
+        add("open-second-subtitles") { [weak self] _ in self?.window?.showSecondSubtitlesDialog() }
         model.observe { change in
             guard change == .media || change == .item else { return }
             g_simple_action_set_state(audio, g_variant_new_int32(Int32(model.media?.currentAudioTrack ?? 0)))

@@ -49,6 +49,10 @@ final class ReelApplication {
                                       tr("Loop the stretch from A to B seconds in the first file (e.g. 12.5-15)"), "A-B")
         g_application_add_main_option(gapp, "sub-delay", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Show subtitles this many seconds later (earlier when negative)"), tr("SECONDS"))
+        g_application_add_main_option(gapp, "loop-lines", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                      tr("Play each subtitle line as a stretch of its own, repeat-each times"), nil)
+        g_application_add_main_option(gapp, "pause-after-lines", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                      tr("Pause at the end of every subtitle line until Play, to speak it back"), nil)
         g_application_set_option_context_parameter_string(gapp, tr("[FILE|FOLDER|URI…]"))
         g_application_set_option_context_summary(gapp, tr("Play videos and audio files."))
 
@@ -96,8 +100,11 @@ final class ReelApplication {
             defer { g_variant_unref(value) }
             return g_variant_get_string(value, nil).map { String(cString: $0) }
         }
-        return CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
-                                  gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"))
+        var options = CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
+                                         gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"))
+        options.loopLines = g_variant_dict_contains(dict, "loop-lines") != 0
+        options.pauseAfterLines = g_variant_dict_contains(dict, "pause-after-lines") != 0
+        return options
     }
 
     /// A command line, from this process or one started while Reel was running: apply the
@@ -110,7 +117,6 @@ final class ReelApplication {
             Log.warning(problem)
             return 2
         }
-        options.apply(to: model)
         var argc: Int32 = 0
         let argv = g_application_command_line_get_arguments(commandLine, &argc)
         defer { g_strfreev(argv) }
@@ -127,6 +133,9 @@ final class ReelApplication {
         } else {
             open(uris, enqueue: options.enqueue)
         }
+        // After the first item has started: what the command line says wins over what was
+        // remembered for that file.
+        options.apply(to: model)
         if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
         return 0
     }
@@ -184,9 +193,11 @@ final class ReelApplication {
             model.setRepeatEach(settings.repeatEach)
             model.setGap(settings.gap)
             model.pausesWhenHiddenByDesktop = settings.minimizeAction == .pause
+            model.setLineMargins(leadIn: settings.lineMargins.leadIn, leadOut: settings.lineMargins.leadOut)
         }
         applySequenceSettings()
-        settings.observe([.continueAfterErrors, .repeatEach, .gap, .minimizeAction], applySequenceSettings)
+        settings.observe([.continueAfterErrors, .repeatEach, .gap, .minimizeAction, .lineLeadIn, .lineLeadOut],
+                         applySequenceSettings)
         settings.observe([.skipInterval]) { [weak self] in
             guard let self else { return }
             self.window?.showSkipInterval(Int(self.skipInterval))
@@ -203,7 +214,11 @@ final class ReelApplication {
             case .rate: settings.setRate(model.rate)
             case .volume: settings.setVolume(model.volume)
             case .stallRecovery(let recovery, let position):
-                let what = recovery == .flushingSeek ? "a flushing seek" : "loading the item again"
+                let what = switch recovery {
+                case .flushingSeek: "a flushing seek"
+                case .reload: "loading the item again"
+                case .end: "taking it as the item's end"
+                }
                 Log.warning("playback of \(model.currentItem?.uri ?? "?") stalled at \(position) s; recovering by \(what)")
             default: break
             }
@@ -285,10 +300,13 @@ extension ReelApplication: MPRISHost {
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
-    /// The window reports the queue panel opening and closing here: the action's state shows it.
-    func queueShownChanged(_ shown: Bool) {
-        guard let action = g_action_map_lookup_action(OpaquePointer(app), "show-queue") else { return }
-        g_simple_action_set_state(gcast(action), g_variant_new_boolean(shown ? 1 : 0))
+    /// The window reports its side panel opening, closing or changing page here: the actions'
+    /// states show it.
+    func sidePanelChanged() {
+        for (name, shown) in [("show-queue", window?.isQueueShown ?? false), ("show-transcript", window?.isTranscriptShown ?? false)] {
+            guard let action = g_action_map_lookup_action(OpaquePointer(app), name) else { continue }
+            g_simple_action_set_state(gcast(action), g_variant_new_boolean(shown ? 1 : 0))
+        }
     }
 
     /// The window reports fullscreen changes here, for MPRIS.

@@ -65,6 +65,9 @@ final class Settings {
     var resumePlayback: Bool { bool(.resumePlayback, true) }
     var repeatEach: Int { int(.repeatEach, 1) }
     var gap: Seconds { double(.gap, 0) }
+    var lineMargins: (leadIn: Seconds, leadOut: Seconds) {
+        (double(.lineLeadIn, PlayerModel.defaultLineLeadIn), double(.lineLeadOut, PlayerModel.defaultLineLeadOut))
+    }
 
     /// Calls `handler` whenever one of `keys` changes (in preferences, or from outside with gsettings).
     func observe(_ keys: [SettingKey], _ handler: @escaping @MainActor () -> Void) {

@@ -23,6 +23,10 @@ enum ShortcutsWindow {
             ("<Control>Left <Control>Right", tr("Previous or next subtitle line")),
             ("z x", tr("Subtitles 0.1 s earlier or later")),
         ]),
+        (tr("Subtitles"), [
+            ("t", tr("Show the transcript")),
+            ("<Control>f", tr("Search the transcript")),
+        ]),
         (tr("Queue"), [
             ("n", tr("Next item")),
             ("p", tr("Previous item")),

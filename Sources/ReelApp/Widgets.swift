@@ -2,6 +2,7 @@ import CAdwaita
 import CGio
 import CGtk
 import CShims
+import ReelCore
 import ReelGLib
 
 /// Small constructors and helpers for building GTK widget trees from Swift.
@@ -67,6 +68,28 @@ enum UI {
         var text: UnsafeMutablePointer<CChar>?
         guard pango_parse_markup(markup, -1, 0, nil, &text, nil, nil) != 0 else { return markup }
         return takeString(text) ?? ""
+    }
+
+    /// A subtitle line in a label: its markup (italics, bold) when it parses as markup,
+    /// otherwise the plain text it is.
+    static func setLine(_ line: SubtitleLine, in label: Widget) {
+        if line.isMarkup, pango_parse_markup(line.text, -1, 0, nil, nil, nil, nil) != 0 {
+            gtk_label_set_markup(gcast(label), line.text)
+        } else {
+            gtk_label_set_text(gcast(label), line.text)
+        }
+    }
+
+    /// Scrolls `scroller` (a GtkScrolledWindow holding `content`) so that `child`, inside
+    /// `content`, is in view: centred, when it was out of view.
+    static func scrollIntoView(_ child: Widget, of content: Widget, in scroller: Widget) {
+        var origin = graphene_point_t(x: 0, y: 0), top = graphene_point_t(x: 0, y: 0)
+        guard gtk_widget_compute_point(child, content, &origin, &top) != 0,
+              let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller)) else { return }
+        let page = gtk_adjustment_get_page_size(adjustment), value = gtk_adjustment_get_value(adjustment)
+        let y = Double(top.y), height = Double(gtk_widget_get_height(child))
+        guard y < value || y + height > value + page else { return }
+        gtk_adjustment_set_value(adjustment, y - (page - height) / 2)
     }
 
     static func loadCSS(_ css: String) {

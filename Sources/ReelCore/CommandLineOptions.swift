@@ -11,6 +11,9 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var abLoop: ABLoop?
     /// `--sub-delay=SECONDS`: subtitles shown this much later (earlier when negative).
     public var subtitleDelay: Seconds?
+    /// `--loop-lines`, `--pause-after-lines`: the learner's line by line and shadowing.
+    public var loopLines = false
+    public var pauseAfterLines = false
 
     public init(enqueue: Bool = false, repeatEach: Int? = nil, gap: Seconds? = nil, rate: Double? = nil, abLoop: ABLoop? = nil) {
         self.enqueue = enqueue
@@ -87,5 +90,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         if let gap { model.setGap(gap) }
         if let rate { model.setRate(rate) }
         if let subtitleDelay { model.setSubtitleDelay(subtitleDelay) }
+        if loopLines { model.setLoopsLines(true) }
+        if pauseAfterLines { model.setPausesAfterLines(true) }
     }
 }

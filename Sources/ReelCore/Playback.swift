@@ -180,4 +180,7 @@ public protocol PlaybackEngine: AnyObject {
     func selectSubtitleTrack(_ index: Int?)
     /// Adds subtitles from a file (SubRip, WebVTT…) to the item loaded or about to play.
     func setExternalSubtitles(uri: String)
+    /// Reads the loaded item's embedded subtitle track `index` whole, ahead of playback, and
+    /// hands its lines to `completion` on the main loop (none when it cannot).
+    func readSubtitleTrack(_ index: Int, completion: @escaping @MainActor ([SubtitleLine]) -> Void)
 }

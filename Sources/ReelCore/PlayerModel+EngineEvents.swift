@@ -13,6 +13,7 @@ extension PlayerModel {
             notify(.position)
             updateSubtitle()
             positionMovedInLoop(from: previous)
+            positionMovedInLines(from: previous)
         case .duration(let newDuration):
             let known = newDuration.flatMap { $0 > 0 ? $0 : nil }
             guard known != duration else { return }
@@ -23,6 +24,7 @@ extension PlayerModel {
             loaded.media = info
             syncVideoBranch()
             notify(.media)
+            restoreLoadedChoices()
         case .buffering(let percent):
             if percent < 100, status.isPlaying || status == .loading {
                 setStatus(.buffering(percent: percent))
@@ -87,7 +89,8 @@ extension PlayerModel {
     /// one, or end — after the gap, when one is set and something follows.
     func endOfItem() {
         guard let item = currentItem, !isInGap else { return }
-        let again = sequencer.playEnded(loopingItem: queue.loopMode == .item)
+        // In line mode repeat-each counts each line's plays, not the item's.
+        let again = drillsLines ? queue.loopMode == .item : sequencer.playEnded(loopingItem: queue.loopMode == .item)
         loaded.pendingSeek = nil
         if let duration { loaded.position = duration; notify(.position) }
         resume.forget(uri: item.uri)

@@ -20,8 +20,12 @@ extension PlayerModel {
         updateSubtitle()
     }
 
+    /// The lines of the subtitles shown, in time order, at their delayed times: the subtitle
+    /// file's all of them, an embedded track's as they came (the transcript).
+    public var transcriptLines: [SubtitleLine] { knownLines }
+
     /// The lines to move by, in time order, at their delayed times.
-    private var knownLines: [SubtitleLine] {
+    var knownLines: [SubtitleLine] {
         let lines = loaded.cues.isEmpty ? loaded.subtitles.lines.sorted { ($0.start ?? 0) < ($1.start ?? 0) } : loaded.cues
         return lines.compactMap { line in
             guard let start = line.start else { return nil }

@@ -25,9 +25,13 @@ extension PlayerModel {
         case abLoop
         /// The subtitles' delay changed (`subtitleDelay`).
         case subtitleDelay
+        /// Line by line or shadowing was turned on or off (`loopsLines`, `pausesAfterLines`).
+        case lineMode
     }
 
     public enum StallRecovery: Equatable, Sendable {
+        /// Stalled at the item's very end: taken as its end.
+        case end
         /// A flushing seek to where playback stood.
         case flushingSeek
         /// The item loaded anew at where playback stood.

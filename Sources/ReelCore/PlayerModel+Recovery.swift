@@ -30,6 +30,9 @@ extension PlayerModel {
         if resume.played(StallWatchdog.interval) { saveResumePosition() }
     }
 
+    /// A stall this close to the item's end is taken as the end.
+    static let endTolerance: Seconds = 0.25
+
     func recover(from finding: StallWatchdog.Finding) {
         guard let item = currentItem else { return }
         switch finding {
@@ -45,6 +48,12 @@ extension PlayerModel {
             let message = status == .loading ? tr("“%@” did not answer in time.") : tr("“%@” is not sending data fast enough to play.")
             engine.stop()
             fail(with: PlaybackError(kind: .network, message: String(format: message, item.displayName)))
+        case .stalled where duration.map { position >= $0 - Self.endTolerance } ?? false:
+            // Stalled at the very end: the end of the stream did not come. GStreamer 1.22 was
+            // seen to lose an external subtitle stream's end after line-by-line seeks at 4×
+            // (its text sink never got EOS until the next flush); it is the end of the item.
+            notify(.stallRecovery(.end, at: position))
+            endOfItem()
         case .stalled(attempt: 1):
             notify(.stallRecovery(.flushingSeek, at: position))
             engine.seek(to: position, accurate: true)
@@ -83,10 +92,14 @@ extension PlayerModel {
 
     // MARK: Resume positions
 
-    /// Remembers where the current item stands, when it is long enough to be worth resuming.
+    /// Remembers how the current item was left (`FileChoices`), and where it stands when it is
+    /// long enough to be worth resuming.
     public func saveResumePosition() {
-        guard let item = currentItem, let duration else { return resume.saved() }
-        resume.save(uri: item.uri, position: position, duration: duration)
+        saveFileChoices()
+        // The item loaded, which the position and duration belong to: by the time a new item
+        // starts, the queue has already moved on to it.
+        guard let uri = loaded.uri, let duration else { return resume.saved() }
+        resume.save(uri: uri, position: position, duration: duration)
     }
 
     /// Plays the current item from its start after it was resumed ("Start over").

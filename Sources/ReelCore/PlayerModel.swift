@@ -5,7 +5,9 @@
 ///
 /// Its parts, one file each: this one (state, transport, tracks), `+Queue` (opening and the
 /// queue), `+EngineEvents` (what the engine reports, the end of an item), `+Recovery` (stalls,
-/// failures, resume positions) and `+Observing`. Members they share are internal to ReelCore.
+/// failures, resume positions), `+ABLoop`, `+Lines` (subtitle lines, delay), `+LineDrill`
+/// (line by line, shadowing), `+SecondSubtitles`, `+FileChoices` and `+Observing`. Members
+/// they share are internal to ReelCore.
 @MainActor
 public final class PlayerModel {
     nonisolated public static let rateRange: ClosedRange<Double> = 0.25...4.0
@@ -22,6 +24,9 @@ public final class PlayerModel {
 
     /// What is known of the item loaded; all of it is forgotten when another starts.
     struct LoadedItem {
+        /// The item's address (the queue may already have moved on to the next when its
+        /// position is saved).
+        var uri: String?
         var position: Seconds = 0
         /// nil while unknown: a length is never reported as 0 before it is known.
         var duration: Seconds?
@@ -33,6 +38,22 @@ public final class PlayerModel {
         var cues: [SubtitleLine] = []
         var subtitle: SubtitleLine?
         var abLoop: ABLoop?
+        /// The line being drilled in line mode, and where playing on starts after a shadowing pause.
+        var lineStretch: LineStretch?
+        var resumeAfterSpeaking: Seconds?
+        /// A subtitle file the user added; what was chosen for the item last time, until its
+        /// tracks are known (`+FileChoices`).
+        var subtitleFile: String?
+        var restoring: FileChoices?
+        var secondSubtitles = SecondSubtitles()
+    }
+
+    /// How the learner drills the lines (`+LineDrill`).
+    struct LineDrill {
+        var loopsLines = false
+        var pausesAfterLines = false
+        var leadIn = PlayerModel.defaultLineLeadIn
+        var leadOut = PlayerModel.defaultLineLeadOut
     }
 
     /// What the user chose, kept from item to item.
@@ -46,6 +67,7 @@ public final class PlayerModel {
         var pausesWhenHiddenByDesktop = false
         /// Subtitles shown this much later (earlier when negative) than the media says.
         var subtitleDelay: Seconds = 0
+        var drill = LineDrill()
     }
 
     public internal(set) var status: PlaybackStatus = .idle
@@ -138,6 +160,7 @@ public final class PlayerModel {
         _ = queue.select(id: item.id)
         resetItemState()
         sequencer.itemStarted()
+        restoreFileChoices(for: item)
         let resumeAt = resume.position(for: item.uri)
         setStatus(.loading, notifying: false)
         choices.wantsToPlay = playing
@@ -153,6 +176,7 @@ public final class PlayerModel {
     /// Loads `item` into the engine and plays it (or stops at its first frame), from `position`
     /// when given (GstPlay keeps a seek asked for before the item is ready and does it once it is).
     func load(_ item: QueueItem, at position: Seconds?, playing: Bool = true) {
+        loaded.uri = item.uri
         engine.load(uri: item.uri)
         if let subtitles = SubtitleFiles.beside(item.uri) {
             engine.setExternalSubtitles(uri: subtitles)
@@ -176,7 +200,8 @@ public final class PlayerModel {
 
     func updateSubtitle() {
         let line = loaded.subtitles.line(at: position - choices.subtitleDelay)
-        guard line != loaded.subtitle else { return }
+        let secondChanged = updateSecondSubtitle()
+        guard line != loaded.subtitle || secondChanged else { return }
         loaded.subtitle = line
         notify(.subtitle)
     }
@@ -193,6 +218,7 @@ public final class PlayerModel {
         case .failed, .idle:
             if let item = currentItem { start(item) }
         default:
+            resumeAfterSpeaking()
             engine.play()
         }
     }
@@ -318,6 +344,7 @@ public final class PlayerModel {
         guard currentItem != nil, MediaLocation.isSupported(uri) else { return }
         engine.setExternalSubtitles(uri: uri)
         loaded.cues = SubtitleCues.read(uri: uri)
+        loaded.subtitleFile = uri
     }
 
     // MARK: Video

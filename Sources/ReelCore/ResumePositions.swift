@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the user left long files, so they open there again. Kept in one small JSON file
+/// Where the user left long files, and how they left any file (`FileChoices`: speed, tracks,
+/// subtitles, loop, line mode), so they open again as they were. Kept in one small JSON file
 /// (`$XDG_STATE_HOME/reel/positions.json`), keyed by a hash of the URI so the file does not
 /// list what the user watched; written atomically.
 @MainActor
@@ -13,8 +14,12 @@ public final class ResumePositions {
     static let capacity = 500
 
     private struct Entry: Codable, Equatable {
-        var position: Seconds
+        /// nil when only the choices are kept (a short file, or one played to its end).
+        var position: Seconds?
         var saved: Double
+        var choices: FileChoices?
+
+        var isEmpty: Bool { position == nil && (choices?.isEmpty ?? true) }
     }
 
     private let file: StateFile
@@ -26,8 +31,11 @@ public final class ResumePositions {
         self.file = file
         guard let data = file.read() else { return }
         do {
-            entries = try JSONDecoder().decode([String: Entry].self, from: data)
-                .filter { $0.value.position.isFinite && $0.value.position > 0 }
+            entries = try JSONDecoder().decode([String: Entry].self, from: data).compactMapValues { entry in
+                var entry = entry
+                if let position = entry.position, !(position.isFinite && position > 0) { entry.position = nil }
+                return entry.isEmpty ? nil : entry
+            }
         } catch {
             let movedTo = file.setAside()
             loadProblem = "resume positions in \(file.path) could not be read and were set aside"
@@ -39,26 +47,47 @@ public final class ResumePositions {
         entries[Self.key(for: uri)]?.position
     }
 
+    public func choices(for uri: String) -> FileChoices? {
+        entries[Self.key(for: uri)]?.choices
+    }
+
     /// Records `position` for a long file, or forgets it when it is near either end.
     public func update(uri: String, position: Seconds, duration: Seconds) {
         guard duration > Self.minimumDuration, position.isFinite else { return }
-        let key = Self.key(for: uri)
-        if position < Self.margin || position > duration - Self.margin {
-            forget(uri: uri)
-            return
-        }
-        let entry = Entry(position: position, saved: Date().timeIntervalSince1970)
-        guard entries[key]?.position != position else { return }
-        entries[key] = entry
-        if entries.count > Self.capacity {
-            let oldest = entries.min { $0.value.saved < $1.value.saved }!.key
-            entries[oldest] = nil
-        }
-        save()
+        if position < Self.margin || position > duration - Self.margin { return forget(uri: uri) }
+        change(uri) { $0.position = position }
     }
 
+    /// Records how the user left the file (nothing, when they changed nothing worth keeping).
+    public func update(uri: String, choices: FileChoices) {
+        change(uri) { $0.choices = choices.isEmpty ? nil : choices }
+    }
+
+    /// Forgets where the file was left (it was played to its end, or started over); its
+    /// choices stay.
     public func forget(uri: String) {
-        guard entries.removeValue(forKey: Self.key(for: uri)) != nil else { return }
+        change(uri) { $0.position = nil }
+    }
+
+    private func change(_ uri: String, _ edit: (inout Entry) -> Void) {
+        let key = Self.key(for: uri)
+        var entry = entries[key] ?? Entry(saved: 0)
+        let before = entries[key]
+        edit(&entry)
+        if entry.isEmpty {
+            guard before != nil else { return }
+            entries[key] = nil
+        } else {
+            var compared = entry
+            compared.saved = before?.saved ?? 0
+            guard compared != before else { return }
+            entry.saved = Date().timeIntervalSince1970
+            entries[key] = entry
+            if entries.count > Self.capacity {
+                let oldest = entries.min { $0.value.saved < $1.value.saved }!.key
+                entries[oldest] = nil
+            }
+        }
         save()
     }
 
@@ -95,7 +124,9 @@ final class ResumeKeeper {
     init(positions: ResumePositions?) { self.positions = positions }
 
     func position(for uri: String) -> Seconds? { positions?.position(for: uri) }
+    func choices(for uri: String) -> FileChoices? { positions?.choices(for: uri) }
     func forget(uri: String) { positions?.forget(uri: uri) }
+    func save(uri: String, choices: FileChoices) { positions?.update(uri: uri, choices: choices) }
 
     func save(uri: String, position: Seconds, duration: Seconds) {
         saved()

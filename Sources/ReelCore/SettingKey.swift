@@ -3,6 +3,7 @@
 public enum SettingKey: String, CaseIterable, Sendable {
     case skipInterval = "skip-interval", rate, volume, resumePlayback = "resume-playback"
     case repeatEach = "repeat-each", gap, continueAfterErrors = "continue-after-errors"
+    case lineLeadIn = "line-lead-in", lineLeadOut = "line-lead-out"
     case minimizeAction = "minimize-action", closeAction = "close-action"
     case windowWidth = "window-width", windowHeight = "window-height"
 
@@ -10,7 +11,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     public var type: String {
         switch self {
         case .skipInterval, .repeatEach, .windowWidth, .windowHeight: return "i"
-        case .rate, .volume, .gap: return "d"
+        case .rate, .volume, .gap, .lineLeadIn, .lineLeadOut: return "d"
         case .resumePlayback, .continueAfterErrors: return "b"
         case .minimizeAction, .closeAction: return "s"
         }
@@ -24,6 +25,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .volume: return 0...1
         case .repeatEach: return Double(PlayerModel.repeatRange.lowerBound)...Double(PlayerModel.repeatRange.upperBound)
         case .gap: return PlayerModel.gapRange
+        case .lineLeadIn, .lineLeadOut: return PlayerModel.lineMarginRange
         default: return nil
         }
     }

@@ -33,6 +33,10 @@ final class DebugInterface: DBusObjectHandler {
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
+      <property name="TranscriptShown" type="b" access="read"/>
+      <property name="TranscriptLines" type="as" access="read"/>
+      <property name="TranscriptHighlight" type="s" access="read"/>
+      <property name="SecondSubtitle" type="s" access="read"/>
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
@@ -83,6 +87,10 @@ final class DebugInterface: DBusObjectHandler {
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])
+        case "TranscriptShown": return .bool(window()?.isTranscriptShown ?? false)
+        case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])
+        case "TranscriptHighlight": return .string(window()?.transcriptHighlight ?? "")
+        case "SecondSubtitle": return .string(window()?.secondSubtitleShown ?? "")
         case "ControlBounds":
             return .dictionary((window()?.controlBounds ?? []).map { ($0.0, .tuple($0.1.map { .double($0) })) })
         default: return nil

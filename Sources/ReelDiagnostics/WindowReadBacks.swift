@@ -20,6 +20,12 @@ public protocol DiagnosableWindow: AnyObject {
     var isQueueShown: Bool { get }
     /// The queue panel's rows as they read.
     var queueRowTitles: [String] { get }
+    var isTranscriptShown: Bool { get }
+    /// The transcript's lines as shown (after its search), and the one highlighted.
+    var transcriptLines: [String] { get }
+    var transcriptHighlight: String? { get }
+    /// The second subtitle track's line on screen ("" when none).
+    var secondSubtitleShown: String { get }
 }
 
 extension DiagnosableWindow {

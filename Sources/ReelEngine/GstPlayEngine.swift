@@ -332,6 +332,11 @@ public final class GstPlayEngine: PlaybackEngine {
         gst_play_set_subtitle_uri(player.pointer, uri)
     }
 
+    public func readSubtitleTrack(_ index: Int, completion: @escaping @MainActor ([SubtitleLine]) -> Void) {
+        guard let uri = item?.uri else { return completion([]) }
+        SubtitleTrackReader.read(uri: uri, track: index, completion: completion)
+    }
+
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
     public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
 

@@ -24,19 +24,12 @@ final class ABLoopTests: XCTestCase {
 
     /// Plays on from where the model stands to `to`, in steps of 0.1 s, as position updates come.
     private func play(to target: Seconds) {
-        var tenths = Int((model.position * 10).rounded())
-        while tenths < Int((target * 10).rounded()) {
-            tenths += 1
-            engine.send(.position(Seconds(tenths) / 10))
-        }
+        engine.play(from: model.position, to: target)
     }
 
     /// The engine finishes the seek it was last asked for.
     private func finishSeek() {
-        guard case .seek(let to, _)? = engine.commands.last(where: { if case .seek = $0 { true } else { false } }) else {
-            return XCTFail("no seek asked for")
-        }
-        engine.send(.seekDone(to))
+        XCTAssertTrue(engine.finishLastSeek(), "no seek asked for")
     }
 
     func testShiftLMarksAThenBThenClears() async {

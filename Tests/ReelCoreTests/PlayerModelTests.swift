@@ -328,6 +328,17 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.gapLength, 60)
     }
 
+    /// The end of the stream that never comes (seen with GStreamer 1.22): a stall at the very
+    /// end is the item's end, and the queue moves on.
+    func testAStallAtTheVeryEndIsTheItemsEnd() async {
+        openAndPlay(["file:///a.mp4", "file:///b.mp4"])
+        engine.send(.duration(30), .position(29.9))
+        engine.clear()
+        scheduler.advance(by: 2.1)
+        XCTAssertTrue(changes.contains(.stallRecovery(.end, at: 29.9)))
+        XCTAssertEqual(engine.commands.first, .load("file:///b.mp4"), "on to the next item, not a seek")
+    }
+
     func testAStalledItemIsSeekedThenReloadedThenFails() async {
         openAndPlay(["file:///a.mp4", "file:///b.mp4"])
         model.continueAfterErrors = false

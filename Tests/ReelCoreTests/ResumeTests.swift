@@ -95,4 +95,75 @@ final class ResumeTests: XCTestCase {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/reel").filter { $0.hasSuffix(".tmp") }
         XCTAssertEqual(leftovers, [], "no temporary file is left behind")
     }
+
+    /// A file with two sound and two subtitle tracks, the second of each chosen.
+    private func media(audio: Int = 0, subtitle: Int? = 0) -> MediaInfo {
+        var info = MediaInfo(hasVideo: true, hasAudio: true)
+        info.audioTracks = [MediaTrack(index: 0), MediaTrack(index: 1)]
+        info.subtitleTracks = [MediaTrack(index: 0), MediaTrack(index: 1)]
+        info.currentAudioTrack = audio
+        info.currentSubtitleTrack = subtitle
+        return info
+    }
+
+    func testAFileOpensAgainAsItWasLeft() async {
+        let (model, engine, _) = makeModel()
+        model.open(["file:///lessons/one.mkv", "file:///lessons/two.mkv"])
+        engine.startPlaying(duration: 60)
+        model.setRate(1.8)
+        model.setSubtitleDelay(0.3)
+        model.setLoopsLines(true)
+        model.setABLoop(start: 5, end: 9)
+        engine.send(.mediaInfo(media(audio: 1, subtitle: nil)))  // the second sound track, subtitles off
+        model.next()
+        XCTAssertEqual(model.rate, 1.8, "a file with nothing kept carries the choices over")
+
+        let (again, engine2, _) = makeModel()  // a new run reads the file back
+        again.open(["file:///lessons/one.mkv"])
+        XCTAssertEqual(again.rate, 1.8)
+        XCTAssertEqual(again.subtitleDelay, 0.3)
+        XCTAssertTrue(again.loopsLines)
+        XCTAssertTrue(engine2.commands.contains(.rate(1.8)), "the item starts at its speed")
+        engine2.clear()
+        engine2.send(.duration(60), .mediaInfo(media()))
+        XCTAssertTrue(engine2.commands.contains(.audioTrack(1)), "its sound track again")
+        XCTAssertTrue(engine2.commands.contains(.subtitleTrack(nil)), "its subtitles off again")
+        XCTAssertEqual(again.abLoop, ABLoop(start: 5, end: 9), "its loop again")
+    }
+
+    func testAFileLeftAsItCameIsForgottenAndItsChoicesOutliveItsPosition() async {
+        let (model, engine, positions) = makeModel()
+        model.open(["file:///films/long.mkv"])
+        engine.startPlaying(duration: 600)
+        model.setRate(1.25)
+        engine.send(.position(300))
+        model.pause()
+        XCTAssertEqual(positions.choices(for: "file:///films/long.mkv")?.rate, 1.25)
+        engine.send(.endOfStream)
+        XCTAssertNil(positions.position(for: "file:///films/long.mkv"), "played to its end: no position")
+        XCTAssertEqual(ResumePositions(file: file).choices(for: "file:///films/long.mkv")?.rate, 1.25, "but its speed kept")
+        model.setRate(1)
+        model.saveResumePosition()
+        XCTAssertNil(ResumePositions(file: file).choices(for: "file:///films/long.mkv"), "back as it came: nothing kept")
+    }
+
+    func testAPositionOnlyEntryIsWhatOlderRunsWroteAndStillReads() async throws {
+        let positions = ResumePositions(file: file)
+        positions.update(uri: "file:///films/old.mkv", position: 42, duration: 600)
+        let text = try String(contentsOfFile: directory + "/reel/positions.json", encoding: .utf8)
+        XCTAssertFalse(text.contains("choices"), "the shape older runs wrote: \(text)")
+        XCTAssertEqual(ResumePositions(file: file).position(for: "file:///films/old.mkv"), 42)
+        XCTAssertNil(ResumePositions(file: file).choices(for: "file:///films/old.mkv"))
+    }
+
+    /// Moving on to the next item keeps the position of the one left, under its own name.
+    func testTheNextItemNeitherTakesNorLosesAPositionOfTheLast() async {
+        let (model, engine, positions) = makeModel()
+        model.open(["file:///films/one.mkv", "file:///films/two.mkv"])
+        engine.startPlaying(duration: 600)
+        engine.send(.position(300))
+        model.next()
+        XCTAssertEqual(positions.position(for: "file:///films/one.mkv"), 300, "the item left keeps its place")
+        XCTAssertNil(positions.position(for: "file:///films/two.mkv"), "the next does not start at it")
+    }
 }

@@ -7,7 +7,7 @@ public final class ScriptedEngine: PlaybackEngine {
 
     public enum Command: Equatable {
         case load(String), restart, play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
-             muted(Bool), video(Bool), audioTrack(Int), subtitleTrack(Int?), subtitles(String)
+             muted(Bool), video(Bool), audioTrack(Int), subtitleTrack(Int?), subtitles(String), readSubtitleTrack(Int)
     }
     public var onEvent: ((EngineEvent) -> Void)?
     public private(set) var commands: [Command] = []
@@ -25,9 +25,31 @@ public final class ScriptedEngine: PlaybackEngine {
     public func selectAudioTrack(_ index: Int) { commands.append(.audioTrack(index)) }
     public func selectSubtitleTrack(_ index: Int?) { commands.append(.subtitleTrack(index)) }
     public func setExternalSubtitles(uri: String) { commands.append(.subtitles(uri)) }
+    /// What readSubtitleTrack hands back.
+    public var embeddedLines: [Int: [SubtitleLine]] = [:]
+    public func readSubtitleTrack(_ index: Int, completion: @escaping @MainActor ([SubtitleLine]) -> Void) {
+        commands.append(.readSubtitleTrack(index))
+        completion(embeddedLines[index] ?? [])
+    }
 
     public func send(_ events: EngineEvent...) { events.forEach { onEvent?($0) } }
     public func clear() { commands.removeAll() }
+
+    /// Position updates every 0.1 s from `position` on to `target`, as playing on sends them.
+    public func play(from position: Seconds, to target: Seconds) {
+        var tenths = Int((position * 10).rounded())
+        while tenths < Int((target * 10).rounded()) {
+            tenths += 1
+            send(.position(Seconds(tenths) / 10))
+        }
+    }
+
+    /// Finishes the seek last asked for, where it was asked to go; false when none was.
+    @discardableResult public func finishLastSeek() -> Bool {
+        guard case .seek(let to, _)? = commands.last(where: { if case .seek = $0 { true } else { false } }) else { return false }
+        send(.seekDone(to))
+        return true
+    }
 
     /// The events of an item that loads and starts playing.
     public func startPlaying(duration: Seconds = 60) {

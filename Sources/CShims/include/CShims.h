@@ -133,6 +133,13 @@ gboolean reel_pulse_keep_main_loop(void);
 // gst_init elsewhere waits for it to finish.
 void reel_gst_start_in_background(const char *const *plugins);
 
+// The lines of the `index`-th embedded text track of `uri`, read whole (demuxed, not decoded)
+// on a thread of its own, where `done` gets them: texts NULL-terminated, times in nanoseconds,
+// an end of -1 when unknown; `markup` when they are Pango markup.
+typedef void (*ReelSubtitleLinesCallback)(const char *const *texts, const gint64 *starts, const gint64 *ends,
+                                          guint count, gboolean markup, gpointer user_data);
+void reel_read_subtitle_track(const char *uri, guint index, ReelSubtitleLinesCallback done, gpointer user_data);
+
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
