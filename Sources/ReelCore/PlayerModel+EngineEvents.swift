@@ -35,6 +35,7 @@ extension PlayerModel {
             loaded.position = reached
             notify(.position)
             notify(.seeked(reached))
+            restoreLoadedChoices()
         case .endOfStream:
             endOfItem()
         case .error(let error):

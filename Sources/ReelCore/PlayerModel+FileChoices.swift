@@ -62,9 +62,15 @@ extension PlayerModel {
         setPausesAfterLines(choices.pausesAfterLines ?? false)
     }
 
-    /// Once the item's tracks are known: the subtitle file, the tracks and the loop chosen last time.
+    /// Once the item's tracks are known: the loop, the subtitle file and the tracks chosen last
+    /// time. A track switched while a seek is under way (the loop's, or the resume position's)
+    /// stalled playbin3 (GStreamer 1.22): the tracks wait for the seek to be done.
     func restoreLoadedChoices() {
-        guard let choices = loaded.restoring, let media else { return }
+        guard var choices = loaded.restoring, let media else { return }
+        if let loop = choices.abLoop, loop.count == 2, abLoop == nil { setABLoop(start: loop[0], end: loop[1]) }
+        choices.abLoop = nil
+        loaded.restoring = choices
+        guard loaded.pendingSeek == nil else { return }
         loaded.restoring = nil
         if let file = choices.subtitleFile { openSubtitles(uri: file) }
         if let file = choices.secondSubtitleFile { setSecondSubtitles(uri: file) }
@@ -73,6 +79,5 @@ extension PlayerModel {
         if let track = choices.subtitleTrack, choices.subtitleFile == nil, !media.subtitleTracks.isEmpty {
             selectSubtitleTrack(track < 0 ? nil : track)
         }
-        if let loop = choices.abLoop, loop.count == 2, abLoop == nil { setABLoop(start: loop[0], end: loop[1]) }
     }
 }

@@ -181,6 +181,16 @@ final class ReelApp {
         XCTAssertEqual(result.status, 0, "action \(action): \(result.output)")
     }
 
+    /// An action's state as GVariant text (`1`, `true`), "" when it has none.
+    func actionState(_ action: String) -> String {
+        let result = shell("gdbus", ["call", "--session", "--dest", "org.reelplayer.Reel", "--object-path", "/org/reelplayer/Reel",
+                                   "--method", "org.gtk.Actions.Describe", action])
+        // ((true, 'i', [<1>]),)
+        guard let open = result.output.range(of: "[<", options: .backwards),
+              let close = result.output.range(of: ">]", options: .backwards), open.upperBound <= close.lowerBound else { return "" }
+        return String(result.output[open.upperBound..<close.lowerBound])
+    }
+
     // MARK: The window (through the test desktop's driver)
 
     let desktop = Desktop.driver

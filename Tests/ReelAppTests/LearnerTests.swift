@@ -168,6 +168,45 @@ final class LearnerTests: XCTestCase {
         _ = app.screenshot("two-embedded-subtitle-tracks")
     }
 
+    /// Sound track, subtitle track, delay, A-B loop and line mode come back with the file.
+    func testAFileOpensAgainAsItWasLeft() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["XDG_STATE_HOME": state.path]
+        do {
+            let app = try ReelApp([Paths.media("subtitled.mkv")], environment: environment)
+            app.waitForPlaying()
+            app.activate("audio-track", "1")
+            app.activate("subtitle-track", "1")
+            app.key("x")
+            app.key("x")
+            eventually("past 1 s") { app.position > 1 }
+            app.key("shift+l")
+            let start = app.position
+            eventually("a second later") { app.position > start + 1.2 }
+            app.key("shift+l")
+            app.activate("loop-lines")
+            eventually("the second sound and subtitle tracks, line by line") {
+                app.actionState("audio-track") == "1" && app.actionState("subtitle-track") == "1" && app.actionState("loop-lines") == "true"
+            }
+            app.stop()
+        }
+        let kept = try String(contentsOf: state.appendingPathComponent("reel/positions.json"), encoding: .utf8)
+        XCTAssertTrue(kept.contains("\"subtitleDelay\":0.2"), kept)
+
+        let app = try ReelApp([Paths.media("subtitled.mkv")], environment: environment)
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        app.waitForPlaying()
+        eventually("the same tracks and line by line") {
+            app.actionState("audio-track") == "1" && app.actionState("subtitle-track") == "1" && app.actionState("loop-lines") == "true"
+        }
+        app.key("t")
+        eventually("the second subtitle track's lines", timeout: 5) { self.strings(app, "TranscriptLines").contains("SECOND TRACK TEXT") }
+        eventually("the loop jumps back to its start", timeout: 8) { !self.seeked(app).isEmpty }
+        let jump = try XCTUnwrap(seeked(app).first)
+        XCTAssertGreaterThan(jump, 0.9, "to the loop's start, not the item's")
+    }
+
     /// The stretches of sound in a recording, with their length and pitch, silences of 50 ms
     /// or more apart.
     static func sounds(in samples: [Int16]) -> [(seconds: Double, hertz: Double)] {

@@ -126,9 +126,12 @@ final class ResumeTests: XCTestCase {
         XCTAssertTrue(engine2.commands.contains(.rate(1.8)), "the item starts at its speed")
         engine2.clear()
         engine2.send(.duration(60), .mediaInfo(media()))
+        XCTAssertEqual(again.abLoop, ABLoop(start: 5, end: 9), "its loop again")
+        XCTAssertTrue(engine2.commands.contains(.seek(5, accurate: true)), "from the loop's start")
+        XCTAssertFalse(engine2.commands.contains(.audioTrack(1)), "no track switched while the seek is under way")
+        engine2.send(.seekDone(5))
         XCTAssertTrue(engine2.commands.contains(.audioTrack(1)), "its sound track again")
         XCTAssertTrue(engine2.commands.contains(.subtitleTrack(nil)), "its subtitles off again")
-        XCTAssertEqual(again.abLoop, ABLoop(start: 5, end: 9), "its loop again")
     }
 
     func testAFileLeftAsItCameIsForgottenAndItsChoicesOutliveItsPosition() async {
