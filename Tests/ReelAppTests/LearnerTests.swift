@@ -33,6 +33,43 @@ final class LearnerTests: XCTestCase {
         XCTAssertEqual(app.status, "Playing")
     }
 
+    /// `--ab-loop=3-4.5 --repeat-each=3 --gap=1.5`: the stretch three times (the first from the
+    /// jump to A at the start), 1.5 s of wait after each, then playback goes on past B.
+    func testTheLoopObeysRepeatEachAndTheGapThenGoesOn() throws {
+        let app = try ReelApp(["--ab-loop=3-4.5", "--repeat-each=3", "--gap=1.5", Paths.media("tone-30s.webm")])
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        app.waitForPlaying()
+        eventually("past B after the third play", timeout: 20) { app.position > 5.5 }
+        let jumps = app.bus.signals.filter { $0.member == "Seeked" }
+        let atA = jumps.filter { abs(Double($0.arguments.first?.int64Value ?? 0) / 1e6 - 3) < 0.3 }
+        XCTAssertEqual(atA.count, 3, "the jump at the start and two back: \(jumps.map(\.arguments))")
+        // Each jump back comes after a play of the stretch (1.5 s) and the wait (1.5 s).
+        for (earlier, later) in zip(atA, atA.dropFirst()) {
+            XCTAssertEqual(later.time.timeIntervalSince(earlier.time), 3, accuracy: 0.6)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        app.bus.pump(for: 0.05)
+        XCTAssertEqual(app.bus.signals.filter { $0.member == "Seeked" }.count, jumps.count, "no jump back after the third play")
+        XCTAssertEqual(app.status, "Playing")
+    }
+
+    /// `--sub-delay=0.5`: lines start half a second later, and moving by line follows; X adds 0.1 s.
+    func testTheSubtitleDelayMovesTheLinesMovedBy() throws {
+        let app = try ReelApp(["--sub-delay=0.5", Paths.media("talk.webm")])
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(5_000_000)])
+        eventually("at 5 s") { self.seeked(app).contains { abs($0 - 5) < 0.05 } }
+        app.key("ctrl+Right")
+        eventually("the next line's start, delayed: 6.5 s") { self.seeked(app).contains { abs($0 - 6.5) < 0.05 } }
+        app.key("x")
+        app.key("ctrl+Right")
+        // With 0.6 s, the line that was at 6.5 s starts at 6.6 s: just ahead.
+        eventually("the same line's new start, 6.6 s") { self.seeked(app).contains { abs($0 - 6.6) < 0.05 } }
+    }
+
     /// `--loop-lines --repeat-each=2 --gap=0.5`: each line twice, half a second's wait after
     /// each play, then the next line: Seeked to each line's start, at the times that make.
     func testLineByLinePlaysEachLineTwiceWithTheWaitThenTheNext() throws {
