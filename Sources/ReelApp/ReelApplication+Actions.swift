@@ -55,6 +55,8 @@ extension ReelApplication {
         add("about") { [weak self] _ in self?.presentOnce("about") { AboutWindow.present(parent: self?.window?.window) } }
         add("start-over") { _ in model.startOver() }
         add("ab-loop", accels: ["<Shift>l"]) { _ in model.cycleABLoop() }
+        add("frame-forward", accels: ["period"]) { _ in model.stepFrame(forward: true) }
+        add("frame-backward", accels: ["comma"]) { _ in model.stepFrame(forward: false) }
         // Their keys, Ctrl+Left and Ctrl+Right, are the window's (PlayerWindow.installLineKeys).
         add("previous-line") { _ in model.previousLine() }
         add("next-line") { _ in model.nextLine() }

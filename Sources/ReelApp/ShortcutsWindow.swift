@@ -14,6 +14,7 @@ enum ShortcutsWindow {
             ("Left j", String(format: trn("Back %d second", "Back %d seconds", seconds), seconds)),
             ("Right l", String(format: trn("Forward %d second", "Forward %d seconds", seconds), seconds)),
             ("<Shift>Left <Shift>Right", tr("Back or forward 1 second")),
+            ("comma period", tr("Previous or next frame (pauses)")),
             ("Home End", tr("Go to the start or the end")),
             ("Up Down", tr("Volume up or down")),
             ("m", tr("Mute")),

@@ -41,10 +41,16 @@ public struct PlaybackError: Error, Equatable, Sendable {
     }
 }
 
-public struct VideoSize: Equatable, Sendable {
+public struct VideoFormat: Equatable, Sendable {
     public var width: Int
     public var height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    /// Frames a second; nil when the stream does not say (a variable rate).
+    public var frameRate: Double?
+    public init(width: Int, height: Int, frameRate: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
 }
 
 /// An embedded cover image, as encoded in the file.
@@ -102,7 +108,7 @@ public struct MediaInfo: Equatable, Sendable {
     public var album: String?
     public var artists: [String]
     public var coverArt: CoverArt?
-    public var videoSize: VideoSize?
+    public var videoFormat: VideoFormat?
     public var hasVideo: Bool
     public var hasAudio: Bool
     public var isSeekable: Bool
@@ -114,13 +120,13 @@ public struct MediaInfo: Equatable, Sendable {
     public var currentSubtitleTrack: Int?
 
     public init(title: String? = nil, album: String? = nil, artists: [String] = [],
-                coverArt: CoverArt? = nil, videoSize: VideoSize? = nil,
+                coverArt: CoverArt? = nil, videoFormat: VideoFormat? = nil,
                 hasVideo: Bool = false, hasAudio: Bool = false, isSeekable: Bool = true) {
         self.title = title
         self.album = album
         self.artists = artists
         self.coverArt = coverArt
-        self.videoSize = videoSize
+        self.videoFormat = videoFormat
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
         self.isSeekable = isSeekable

@@ -29,7 +29,10 @@ enum MediaInfoReader {
         if let video = list(gst_play_media_info_get_video_streams(info)).first {
             let v: OpaquePointer = gcast(video)
             let w = gst_play_video_info_get_width(v), h = gst_play_video_info_get_height(v)
-            if w > 0 && h > 0 { media.videoSize = VideoSize(width: Int(w), height: Int(h)) }
+            var numerator: gint = 0, denominator: gint = 0
+            gst_play_video_info_get_framerate(v, &numerator, &denominator)
+            let rate = numerator > 0 && denominator > 0 ? Double(numerator) / Double(denominator) : nil
+            if w > 0 && h > 0 { media.videoFormat = VideoFormat(width: Int(w), height: Int(h), frameRate: rate) }
         }
         if let sample = gst_play_media_info_get_image_sample(info) {
             media.coverArt = coverArt(from: sample)

@@ -16,7 +16,7 @@ final class MediaInfoTests: EngineTestCase {
         XCTAssertEqual(media.album, "Test Album")
         XCTAssertEqual(media.artists, ["Artist One", "Artist Two"])
         XCTAssertTrue(media.hasVideo)
-        XCTAssertEqual(media.videoSize, VideoSize(width: 320, height: 240))
+        XCTAssertEqual(media.videoFormat, VideoFormat(width: 320, height: 240, frameRate: 30))
         let cover = media.coverArt!
         XCTAssertTrue(cover.mimeType.hasPrefix("image/"))
         XCTAssertGreaterThan(cover.bytes.count, 100)
@@ -31,7 +31,7 @@ final class MediaInfoTests: EngineTestCase {
         XCTAssertEqual(media.title, "Audio Only Title")
         XCTAssertEqual(media.artists, ["Artist One", "Artist Two"], "an artist tag with two values is two artists")
         XCTAssertEqual(media.album, "Test Album")
-        XCTAssertNil(media.videoSize)
+        XCTAssertNil(media.videoFormat)
     }
 
     func testUntaggedFileIsTitledByItsName() async {
