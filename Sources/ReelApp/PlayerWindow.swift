@@ -133,10 +133,16 @@ final class PlayerWindow {
 
     private static func mainMenuButton() -> Widget {
         let menu = g_menu_new()!
-        g_menu_append(menu, tr("Open _Location…"), "app.open-location")
-        g_menu_append(menu, tr("_Preferences"), "app.preferences")
-        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
-        g_menu_append(menu, tr("_About Reel"), "app.about")
+        func section(_ items: [(String, String)]) {
+            let section = g_menu_new()!
+            for (label, action) in items { g_menu_append(section, label, action) }
+            g_menu_append_section(menu, nil, gcast(section))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
+        section([(tr("Open _Location…"), "app.open-location")])
+        section([(tr("Take _Screenshot"), "app.screenshot"), (tr("_Copy Frame"), "app.copy-frame")])
+        section([(tr("_Preferences"), "app.preferences"), (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+                 (tr("_About Reel"), "app.about")])
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu))

@@ -57,6 +57,10 @@ extension ReelApplication {
         add("ab-loop", accels: ["<Shift>l"]) { _ in model.cycleABLoop() }
         add("frame-forward", accels: ["period"]) { _ in model.stepFrame(forward: true) }
         add("frame-backward", accels: ["comma"]) { _ in model.stepFrame(forward: false) }
+        let screenshots = Screenshots(model: model) { [weak self] in self?.window }
+        add("screenshot", accels: ["<Control><Alt>s"]) { _ in screenshots.save() }
+        add("copy-frame", accels: ["<Control><Shift>c"]) { _ in screenshots.copy() }
+        add("open-screenshot") { _ in screenshots.openLastSaved() }
         // Their keys, Ctrl+Left and Ctrl+Right, are the window's (PlayerWindow.installLineKeys).
         add("previous-line") { _ in model.previousLine() }
         add("next-line") { _ in model.nextLine() }

@@ -15,6 +15,8 @@ enum ShortcutsWindow {
             ("Right l", String(format: trn("Forward %d second", "Forward %d seconds", seconds), seconds)),
             ("<Shift>Left <Shift>Right", tr("Back or forward 1 second")),
             ("comma period", tr("Previous or next frame (pauses)")),
+            ("<Control><Alt>s", tr("Take a screenshot")),
+            ("<Control><Shift>c", tr("Copy the frame")),
             ("Home End", tr("Go to the start or the end")),
             ("Up Down", tr("Volume up or down")),
             ("m", tr("Mute")),

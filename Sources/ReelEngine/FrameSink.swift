@@ -212,7 +212,7 @@ public final class FrameSink: Sendable {
     }
 
     /// A texture over the sample's mapped pixels, and those pixels (the caller unrefs both).
-    private static func texture(wrapping sample: OpaquePointer)
+    static func texture(wrapping sample: OpaquePointer)
         -> (texture: OpaquePointer, bytes: OpaquePointer, stride: Int32, isBGRA: Bool, parN: Int32, parD: Int32)? {
         guard let frame = reel_mapped_frame_new(sample) else { return nil }
         let format: GdkMemoryFormat

@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import XCTest
 
-/// What viewers reach for, on the real app: frame stepping.
+/// What viewers reach for, on the real app: frame stepping, screenshots and the copied frame.
 final class ViewerTests: XCTestCase {
     private func seeked(_ app: ReelApp) -> [Double] {
         app.bus.pump(for: 0.05)
@@ -67,5 +67,65 @@ final class ViewerTests: XCTestCase {
             }
         }
         XCTAssertEqual(app.status, "Paused")
+    }
+
+    /// An image file read through ImageMagick (PNG in, the harness's PPM out).
+    private func image(at file: URL) -> Image? {
+        let ppm = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).ppm")
+        defer { try? FileManager.default.removeItem(at: ppm) }
+        guard shell("convert", [file.path, ppm.path]).status == 0, let data = try? Data(contentsOf: ppm) else { return nil }
+        return Image(ppm: data)
+    }
+
+    /// frames.mp4's bar in a frame at the video's own size: its left edge on the middle row.
+    private func barLeft(_ image: Image) -> Int? {
+        (0..<image.width).first { x in
+            let p = image.pixel(x, image.height / 2), q = image.pixel((x + 319) % 320, image.height / 2)
+            return p.r > 200 && q.r < 50
+        }
+    }
+
+    /// Ctrl+Alt+S saves the frame at the position, at the video's own size, in
+    /// Pictures/Screenshots, named after the title and position; minimized too. Ctrl+Shift+C
+    /// puts it on the clipboard as an image.
+    func testScreenshotsAndTheCopiedFrameAreTheMediasOwnFrames() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reel-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let config = home.appendingPathComponent("config"), pictures = home.appendingPathComponent("Pictures")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "XDG_PICTURES_DIR=\"\(pictures.path)\"\n".write(to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
+        let app = try ReelApp([Paths.media("frames.mp4")], environment: ["XDG_CONFIG_HOME": config.path])
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+        try app.player("SetPosition", [.objectPath(track), .int64(1_000_000)])
+        eventually("at 1 s") { self.seeked(app).last == 1 }
+
+        app.key("ctrl+alt+s")
+        let first = pictures.appendingPathComponent("Screenshots/frames 0-00-01.000.png")
+        eventually("saved as \(first.lastPathComponent)") { FileManager.default.fileExists(atPath: first.path) }
+        eventually("a toast says so") { app.messageShown.contains("frames 0-00-01.000.png") }
+        var shot = try XCTUnwrap(image(at: first))
+        XCTAssertEqual([shot.width, shot.height], [320, 240], "the video's own size")
+        XCTAssertEqual(barLeft(shot), 230, "frame 30, the one at 1 s")
+
+        app.minimize()
+        try app.player("SetPosition", [.objectPath(track), .int64(2_000_000)])
+        eventually("at 2 s") { self.seeked(app).last == 2 }
+        app.activate("screenshot")
+        let second = pictures.appendingPathComponent("Screenshots/frames 0-00-02.000.png")
+        eventually("saved while minimized") { FileManager.default.fileExists(atPath: second.path) }
+        shot = try XCTUnwrap(image(at: second))
+        XCTAssertEqual(barLeft(shot), 140, "frame 60, the one at 2 s")
+
+        app.activate("copy-frame")
+        let copied = home.appendingPathComponent("copied.png")
+        eventually("the frame on the clipboard, as a PNG image") {
+            let result = shell("sh", ["-c", "xclip -selection clipboard -t image/png -o > '\(copied.path)'"])
+            guard result.status == 0, let image = self.image(at: copied) else { return false }
+            return image.width == 320 && image.height == 240 && self.barLeft(image) == 140
+        }
     }
 }

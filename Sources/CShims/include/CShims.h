@@ -140,6 +140,11 @@ typedef void (*ReelSubtitleLinesCallback)(const char *const *texts, const gint64
                                           guint count, gboolean markup, gpointer user_data);
 void reel_read_subtitle_track(const char *uri, guint index, ReelSubtitleLinesCallback done, gpointer user_data);
 
+// The frame of `uri` at `position` (nanoseconds), decoded at the video's own size as BGRA on a
+// thread of its own, where `done` gets it (NULL when it cannot be had; the callee unrefs it).
+typedef void (*ReelFrameGrabCallback)(GstSample *sample, gpointer user_data);
+void reel_grab_frame(const char *uri, gint64 position, ReelFrameGrabCallback done, gpointer user_data);
+
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
