@@ -30,11 +30,6 @@ final class SubtitleSink: Sendable {
         // Subtitles are sparse: waiting for a line before prerolling would hold up the video.
         reel_object_set_bool(sink, "async", 0)
         reel_object_set_bool(sink, "enable-last-sample", 0)
-        // Not a sink to the bins around it, so it takes no part in the pipeline's position: a
-        // bin answers with the furthest of its sinks', and this one's, paused, is the end of the
-        // last line it got, or a line from before a seek (seen 2 s ahead after seeking back).
-        // Nor is it waited for at the end of the stream.
-        reel_element_unset_sink_flag(sink)
         let box = Unmanaged.passRetained(Delivery(deliver)).toOpaque()
         reel_app_sink_set_sample_callback(gcast(sink), { sample, data in
             let delivery = Unmanaged<Delivery>.fromOpaque(data!).takeUnretainedValue()

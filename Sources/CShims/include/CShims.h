@@ -11,7 +11,6 @@
 static inline guint64 reel_gst_second(void) { return GST_SECOND; }
 static inline guint64 reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstMapFlags reel_gst_map_read(void) { return GST_MAP_READ; }
-static inline void reel_element_unset_sink_flag(GstElement *e) { GST_OBJECT_FLAG_UNSET(e, GST_ELEMENT_FLAG_SINK); }
 
 // Variadic setters, one typed entry each.
 static inline void reel_object_set_bool(gpointer o, const char *k, gboolean v) { g_object_set(o, k, v, NULL); }
