@@ -24,10 +24,8 @@ static gboolean wait_prerolled(GstElement *pipeline) {
 static gpointer run(gpointer data) {
   Grab *grab = data;
   GstSample *sample = NULL;
-  gchar *description = g_strdup_printf(
-      "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! appsink name=sink sync=false");
-  GstElement *pipeline = gst_parse_launch(description, NULL);
-  g_free(description);
+  GstElement *pipeline = gst_parse_launch(
+      "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! appsink name=sink sync=false", NULL);
   if (pipeline) {
     GstElement *source = gst_bin_get_by_name(GST_BIN(pipeline), "source");
     GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
