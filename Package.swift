@@ -20,10 +20,11 @@ let package = Package(
         systemLibrary("CGstPlay", "gstreamer-play-1.0", "libgstreamer-plugins-bad1.0-dev"),
         systemLibrary("CGstApp", "gstreamer-app-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGstVideo", "gstreamer-video-1.0", "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CGstAudio", "gstreamer-audio-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGstPbutils", "gstreamer-pbutils-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CDBus", "dbus-1", "libdbus-1-dev"),
         .target(name: "CGLibShims", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
-        .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp"]),
+        .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp", "CGstAudio"]),
         .target(name: "CDiagnostics", dependencies: ["CGtk", "CGStreamer"]),
 
         .target(name: "ReelCore"),
@@ -55,7 +56,7 @@ let package = Package(
         // What the test targets share: the package's paths and test media, waiting on a condition.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "ReelDiagnostics", "CGStreamer",
-                                                           "ReelTestSupport"]),
+                                                           "CGstAudio", "CShims", "ReelTestSupport"]),
         .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelTestSupport"], exclude: ["Fixtures"]),
     ]
 )

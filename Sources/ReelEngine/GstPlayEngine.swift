@@ -124,6 +124,7 @@ public final class GstPlayEngine: PlaybackEngine {
         guard reel_pulse_keep_main_loop() != 0, let sink = gst_element_factory_make("pulsesink", "reel-audio-sink") else {
             return fallback()
         }
+        reel_pulse_clock_guard(sink)
         let quoted = { (s: String) in "\"" + s.replacingOccurrences(of: "\"", with: "") + "\"" }
         let props = "props,media.role=video,application.name=\(quoted(applicationName))," +
             "application.id=\(quoted(applicationID)),application.icon_name=\(quoted(applicationID))"

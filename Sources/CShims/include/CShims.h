@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
+#include <gst/audio/audio.h>
 
 // GStreamer's macros.
 static inline guint64 reel_gst_second(void) { return GST_SECOND; }
@@ -123,6 +124,15 @@ void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
 // Makes the input-selectors playbin joins several tracks of a kind with keep the tracks in step
 // by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).
 void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
+
+// Wraps pulsesink's clock so that libpulse 16's absurd stream times never reach the pipeline
+// (see pulse_clock_guard.c); call it before the sink joins a pipeline. Other sinks are left alone.
+void reel_pulse_clock_guard(GstElement *pulsesink);
+// The same guard on any GstAudioClock; `sink` (NULL: always) tells when the sound plays.
+void reel_audio_clock_guard(GstClock *clock, GstAudioBaseSink *sink);
+
+// An appsink for playbin's subtitles whose position is always unknown (see text_sink.c).
+GstElement *reel_text_sink_new(const char *name);
 
 // Opens a PulseAudio sink that stays open for the life of the process (see gst_workarounds.c for why);
 // FALSE when there is no PulseAudio server to open it on. Only the first call does anything.

@@ -1,0 +1,2 @@
+#pragma once
+#include <gst/audio/audio.h>
