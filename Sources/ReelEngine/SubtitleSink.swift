@@ -21,7 +21,7 @@ final class SubtitleSink: Sendable {
 
     /// `deliver` is called on the streaming thread with each line as it arrives (ahead of time).
     init(deliver: @escaping @Sendable (SubtitleLine) -> Void) {
-        let sink = gst_element_factory_make("appsink", "reel-text-sink")!
+        let sink = reel_text_sink_new("reel-text-sink")!
         element = ObjectRef(retaining: sink)
         let caps = reel_caps_from_string("text/x-raw,format=(string){pango-markup,utf8}")
         reel_object_set_pointer(sink, "caps", gpointer(caps))
