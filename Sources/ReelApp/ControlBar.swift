@@ -89,7 +89,10 @@ final class ControlBar {
             menus.tracks.show(model.media)
             refit()
         case .rate: menus.rate.show(rate: model.rate)
-        case .abLoop: slider.showLoop(model.abLoop)
+        case .abLoop: slider.showMarks(loop: model.abLoop, chapters: model.chapters)
+        case .chapters:
+            slider.showMarks(loop: model.abLoop, chapters: model.chapters)
+            gtk_widget_set_sensitive(queueButtons.next, model.hasNext ? 1 : 0)
         case .volume: updateVolume()
         case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay, .lineMode: break
         }

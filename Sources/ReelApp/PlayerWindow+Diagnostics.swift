@@ -13,4 +13,5 @@ extension PlayerWindow: DiagnosableWindow {
     var transcriptLines: [String] { side.transcript.shownLines }
     var transcriptHighlight: String? { side.transcript.highlightedLine }
     var secondSubtitleShown: String { stage.secondSubtitleShown }
+    var headerSubtitle: String { subtitleShown }
 }

@@ -13,7 +13,7 @@ final class PlayerWindow {
     let window: Widget
     private let model: PlayerModel
     private(set) var lastToast: String?
-    private let header: (bar: Widget, title: Widget)
+    private let header: (bar: Widget, title: Widget, menu: MainMenu)
     private let toasts: Widget
     /// The empty state, or the player.
     private let content: Widget
@@ -60,7 +60,7 @@ final class PlayerWindow {
                               openSubtitles: { uri in model.openSubtitles(uri: uri) },
                               refused: { [weak self] message in self?.showToast(message) })
         installFullscreenGestures(on: stage.widget)
-        installLineKeys()
+        installMoveKeys()
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
         showSkipInterval(Int(application.skipInterval))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
@@ -91,18 +91,19 @@ final class PlayerWindow {
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
     func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
 
-    private static func headerBar() -> (bar: Widget, title: Widget) {
+    private static func headerBar() -> (bar: Widget, title: Widget, menu: MainMenu) {
         let title = adw_window_title_new(BuildInfo.name, nil)!
         let bar = adw_header_bar_new()!
         adw_header_bar_set_title_widget(gcast(bar), title)
         adw_header_bar_pack_start(gcast(bar), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
-        adw_header_bar_pack_end(gcast(bar), Self.mainMenuButton())
+        let menu = MainMenu()
+        adw_header_bar_pack_end(gcast(bar), menu.button)
         let queueButton = gtk_toggle_button_new()!
         gtk_button_set_icon_name(gcast(queueButton), "view-list-symbolic")
         gtk_actionable_set_action_name(gcast(queueButton), "app.show-queue")
         UI.setTooltip(queueButton, tr("Show Queue"))
         adw_header_bar_pack_end(gcast(bar), queueButton)
-        return (bar, title)
+        return (bar, title, menu)
     }
 
     private static func emptyPage() -> Widget {
@@ -131,25 +132,6 @@ final class PlayerWindow {
         return queueFlap
     }
 
-    private static func mainMenuButton() -> Widget {
-        let menu = g_menu_new()!
-        func section(_ items: [(String, String)]) {
-            let section = g_menu_new()!
-            for (label, action) in items { g_menu_append(section, label, action) }
-            g_menu_append_section(menu, nil, gcast(section))
-            g_object_unref(UnsafeMutableRawPointer(section))
-        }
-        section([(tr("Open _Location…"), "app.open-location")])
-        section([(tr("Take _Screenshot"), "app.screenshot"), (tr("_Copy Frame"), "app.copy-frame")])
-        section([(tr("_Preferences"), "app.preferences"), (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-                 (tr("_About Reel"), "app.about")])
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(gcast(button), gcast(menu))
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        UI.setTooltip(button, tr("Main Menu"))
-        return button
-    }
 
     /// The control bar's tooltips and the shortcuts window name the skip interval (a setting).
     func showSkipInterval(_ seconds: Int) {
@@ -195,6 +177,9 @@ final class PlayerWindow {
             updateIdleInhibit()
         case .abLoop:
             showLoopToast()
+        case .chapters:
+            adw_window_title_set_subtitle(gcast(header.title), model.currentChapter?.title ?? "")
+            header.menu.show(chapters: model.chapters)
         case .subtitleDelay:
             showToast(String(format: tr("Subtitle delay: %@ s"), String(format: "%+.1f", model.subtitleDelay)))
         case .resumed(let position):
@@ -222,6 +207,9 @@ final class PlayerWindow {
         gtk_window_set_title(gcast(window), title)
         gtk_stack_set_visible_child_name(gcast(content), model.currentItem == nil ? "empty" : "player")
     }
+
+    /// The header bar's subtitle: the chapter playing.
+    var subtitleShown: String { adw_window_title_get_subtitle(gcast(header.title)).map { String(cString: $0) } ?? "" }
 
     private func updateIdleInhibit() {
         idleInhibitor?.update(model: model, windowVisible: visibility?.isVisible ?? true)
@@ -269,12 +257,14 @@ final class PlayerWindow {
         gtk_widget_add_controller(window, escape)
     }
 
-    /// Ctrl+Left and Ctrl+Right move by subtitle line. Caught before the focused widget sees
-    /// them: as application accelerators, Ctrl+Left was taken by GTK's own key bindings.
-    private func installLineKeys() {
+    /// Ctrl+Left and Ctrl+Right move by subtitle line, Page Up and Page Down by chapter. Caught
+    /// before the focused widget sees them: as application accelerators, Ctrl+Left was taken by
+    /// GTK's own key bindings (and Page Up and Down are the slider's when it has the focus).
+    private func installMoveKeys() {
         let keys = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        for (trigger, action) in [("<Control>Left", "app.previous-line"), ("<Control>Right", "app.next-line")] {
+        for (trigger, action) in [("<Control>Left", "app.previous-line"), ("<Control>Right", "app.next-line"),
+                                  ("Page_Up", "app.previous-chapter"), ("Page_Down", "app.next-chapter")] {
             gtk_shortcut_controller_add_shortcut(gcast(keys), gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
                                                                               gtk_named_action_new(action)))
         }

@@ -68,6 +68,7 @@ extension ReelApplication {
         add("subtitles-later", accels: ["x"]) { _ in model.setSubtitleDelay(model.subtitleDelay + PlayerModel.subtitleDelayStep) }
         add("subtitles-no-delay") { _ in model.setSubtitleDelay(0) }
         installQueueActions(model)
+        installChapterActions(model)
         installLineActions(model)
         installTrackActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
@@ -109,6 +110,21 @@ extension ReelApplication {
             window.setSidePanel(.transcript, shown: !window.isTranscriptShown)
         }
         add("find-in-transcript", accels: ["<Control>f"]) { [weak self] _ in self?.window?.findInTranscript() }
+    }
+
+    /// Moving by chapter; `chapter` is stateful so the chapters menu shows the one playing.
+    /// Their keys, Page Up and Page Down, are the window's (PlayerWindow.installMoveKeys).
+    private func installChapterActions(_ model: PlayerModel) {
+        add("previous-chapter") { _ in model.goToPreviousChapter() }
+        add("next-chapter") { _ in model.goToNextChapter() }
+        let chapter = add("chapter", parameter: "i", state: g_variant_new_int32(-1)) { value in
+            if let value { model.goToChapter(Int(g_variant_get_int32(value))) }
+        }
+        model.observe { change in
+            guard change == .chapters else { return }
+            let index = model.currentChapter.flatMap { current in model.chapters.firstIndex(of: current) } ?? -1
+            g_simple_action_set_state(chapter, g_variant_new_int32(Int32(index)))
+        }
     }
 
     /// Line by line and shadowing are stateful, so the subtitles menu shows them checked.

@@ -65,12 +65,14 @@ final class SeekSlider {
         }
     }
 
-    /// The A-B loop's ends as marks over the slider.
-    func showLoop(_ loop: ABLoop?) {
+    /// The A-B loop's ends as marks over the slider, the chapters' starts under it.
+    func showMarks(loop: ABLoop?, chapters: [Chapter]) {
         gtk_scale_clear_marks(gcast(widget))
-        guard let loop else { return }
-        for mark in [loop.start] + (loop.end.map { [$0] } ?? []) {
+        for mark in [loop?.start, loop?.end].compactMap({ $0 }) {
             gtk_scale_add_mark(gcast(widget), mark, GTK_POS_TOP, nil)
+        }
+        for chapter in chapters where chapter.start > 0 {
+            gtk_scale_add_mark(gcast(widget), chapter.start, GTK_POS_BOTTOM, nil)
         }
     }
 

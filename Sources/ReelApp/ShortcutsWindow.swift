@@ -24,6 +24,7 @@ enum ShortcutsWindow {
             ("BackSpace", tr("Normal speed")),
             ("<Shift>l", tr("Loop: mark the start, then the end; again to clear")),
             ("<Control>Left <Control>Right", tr("Previous or next subtitle line")),
+            ("Page_Up Page_Down", tr("Previous or next chapter")),
             ("z x", tr("Subtitles 0.1 s earlier or later")),
         ]),
         (tr("Subtitles"), [

@@ -102,6 +102,19 @@ public struct SubtitleLine: Equatable, Sendable {
     }
 }
 
+/// A chapter of the media, as its table of contents gives it (Matroska chapters).
+public struct Chapter: Equatable, Sendable {
+    public var title: String
+    public var start: Seconds
+    public var end: Seconds?
+
+    public init(title: String, start: Seconds, end: Seconds? = nil) {
+        self.title = title
+        self.start = start
+        self.end = end
+    }
+}
+
 /// What the media says about itself once loaded.
 public struct MediaInfo: Equatable, Sendable {
     public var title: String?
@@ -161,6 +174,8 @@ public enum EngineEvent: Sendable, Equatable {
     /// A subtitle line for some stretch of the media; nil: forget the lines had so far
     /// (another track, subtitles off, another item).
     case subtitle(SubtitleLine?)
+    /// The item's chapters, in time order (none: it has none, or they are not known yet).
+    case chapters([Chapter])
 }
 
 /// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;

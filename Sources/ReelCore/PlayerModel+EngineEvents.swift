@@ -55,6 +55,8 @@ extension PlayerModel {
         case .subtitle(nil):
             loaded.subtitles.removeAll()
             updateSubtitle()
+        case .chapters(let chapters):
+            chaptersArrived(chapters)
         case .muted(let muted):
             guard muted != isMuted else { return }
             choices.isMuted = muted

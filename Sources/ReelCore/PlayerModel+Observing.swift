@@ -27,6 +27,8 @@ extension PlayerModel {
         case subtitleDelay
         /// Line by line or shadowing was turned on or off (`loopsLines`, `pausesAfterLines`).
         case lineMode
+        /// The item's chapters, or the one playing, changed (`chapters`, `currentChapter`).
+        case chapters
     }
 
     public enum StallRecovery: Equatable, Sendable {
@@ -52,7 +54,11 @@ extension PlayerModel {
         return observation
     }
 
-    func notify(_ change: Change) { observers.notify(change) }
+    func notify(_ change: Change) {
+        observers.notify(change)
+        // Every move of the position, whatever made it, may bring another chapter.
+        if change == .position { followChapters() }
+    }
 }
 
 /// The observers' handlers, called in the order they were added. A class: a handler may add or

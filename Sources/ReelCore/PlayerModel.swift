@@ -6,7 +6,7 @@
 /// Its parts, one file each: this one (state, transport, tracks), `+Queue` (opening and the
 /// queue), `+EngineEvents` (what the engine reports, the end of an item), `+Recovery` (stalls,
 /// failures, resume positions), `+ABLoop`, `+Lines` (subtitle lines, delay), `+LineDrill`
-/// (line by line, shadowing), `+SecondSubtitles`, `+FileChoices` and `+Observing`. Members
+/// (line by line, shadowing), `+SecondSubtitles`, `+FileChoices`, `+Chapters` and `+Observing`. Members
 /// they share are internal to ReelCore.
 @MainActor
 public final class PlayerModel {
@@ -46,6 +46,9 @@ public final class PlayerModel {
         var subtitleFile: String?
         var restoring: FileChoices?
         var secondSubtitles = SecondSubtitles()
+        var chapters: [Chapter] = []
+        /// The chapter last said to be playing.
+        var chapterPlaying: Chapter?
     }
 
     /// How the learner drills the lines (`+LineDrill`).
@@ -148,7 +151,8 @@ public final class PlayerModel {
     /// Play, pause and seeking wait while the gap between two plays counts down.
     public var canControlTransport: Bool { currentItem != nil && !isInGap }
     public var canSeek: Bool { canControlTransport && duration != nil && (media?.isSeekable ?? true) }
-    public var hasNext: Bool { queue.nextIndex != nil }
+    /// Next and Previous move by chapter when the queue holds one item with chapters (`+Chapters`).
+    public var hasNext: Bool { movesByChapter ? nextChapter != nil : queue.nextIndex != nil }
     public var hasPrevious: Bool { currentItem != nil }
 
     // MARK: Starting an item
@@ -192,10 +196,11 @@ public final class PlayerModel {
     }
 
     func resetItemState() {
-        let had = (subtitle: loaded.subtitle != nil, loop: loaded.abLoop != nil)
+        let had = (subtitle: loaded.subtitle != nil, loop: loaded.abLoop != nil, chapters: !loaded.chapters.isEmpty)
         loaded = LoadedItem()
         if had.subtitle { notify(.subtitle) }
         if had.loop { notify(.abLoop) }
+        if had.chapters { notify(.chapters) }
     }
 
     func updateSubtitle() {
@@ -248,6 +253,7 @@ public final class PlayerModel {
     }
 
     public func next() {
+        if movesByChapter { return goToNextChapter() }
         guard let index = queue.nextIndex, let item = queue.moveTo(index: index) else { return }
         start(item)
     }
@@ -255,6 +261,7 @@ public final class PlayerModel {
     /// Restarts the item when it has played a while, else goes back one item.
     public func previous() {
         guard currentItem != nil else { return }
+        if movesByChapter, !isInGap { return goToPreviousChapter() }
         if isInGap {
             // Waiting after this item: play it again now.
             sequencer.endGap(continuing: false)

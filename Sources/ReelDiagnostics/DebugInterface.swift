@@ -37,6 +37,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="TranscriptLines" type="as" access="read"/>
       <property name="TranscriptHighlight" type="s" access="read"/>
       <property name="SecondSubtitle" type="s" access="read"/>
+      <property name="HeaderSubtitle" type="s" access="read"/>
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
@@ -91,6 +92,7 @@ final class DebugInterface: DBusObjectHandler {
         case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])
         case "TranscriptHighlight": return .string(window()?.transcriptHighlight ?? "")
         case "SecondSubtitle": return .string(window()?.secondSubtitleShown ?? "")
+        case "HeaderSubtitle": return .string(window()?.headerSubtitle ?? "")
         case "ControlBounds":
             return .dictionary((window()?.controlBounds ?? []).map { ($0.0, .tuple($0.1.map { .double($0) })) })
         default: return nil

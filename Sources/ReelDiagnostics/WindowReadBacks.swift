@@ -26,6 +26,8 @@ public protocol DiagnosableWindow: AnyObject {
     var transcriptHighlight: String? { get }
     /// The second subtitle track's line on screen ("" when none).
     var secondSubtitleShown: String { get }
+    /// The header bar's subtitle under the title (the chapter playing; "" when none).
+    var headerSubtitle: String { get }
 }
 
 extension DiagnosableWindow {

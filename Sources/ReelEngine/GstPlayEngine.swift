@@ -76,6 +76,10 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         reel_object_set_pointer(pipeline.raw, "text-sink", subtitleSink.element.raw)
         connectSignals()
+        ChapterReader.watch(pipeline.pointer) { [weak self] chapters, uri in
+            guard let self, self.item?.uri == uri else { return }
+            self.onEvent?(.chapters(chapters))
+        }
         if let audioDeviceSink { watchAudioDevice(audioDeviceSink) }
     }
 
@@ -250,6 +254,7 @@ public final class GstPlayEngine: PlaybackEngine {
     public func load(uri: String) {
         item = Item(uri: uri)
         onEvent?(.subtitle(nil))
+        onEvent?(.chapters([]))
         reports.reset()
         frameSink.clear()
         if let problem = ErrorWording.localFileProblem(uri) {

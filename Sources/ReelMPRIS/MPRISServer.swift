@@ -196,7 +196,7 @@ public final class MPRISServer: DBusObjectHandler {
         var entries: [(String, Variant)] = [("mpris:trackid", .objectPath(Self.trackPath(item.id)))]
         let isCurrent = item.id == model.currentItem?.id
         if isCurrent, let duration = model.duration { entries.append(("mpris:length", .int64(Self.micro(duration)))) }
-        entries.append(("xesam:title", .string(isCurrent ? model.title : item.fallbackTitle)))
+        entries.append(("xesam:title", .string(isCurrent ? Self.title(model.title, chapter: model.currentChapter) : item.fallbackTitle)))
         if isCurrent, let media = model.media {
             if let album = media.album { entries.append(("xesam:album", .string(album))) }
             if !media.artists.isEmpty {
@@ -214,6 +214,14 @@ public final class MPRISServer: DBusObjectHandler {
         }
         entries.append(("xesam:url", .string(item.uri)))
         return entries
+    }
+
+    /// The chapter playing, then the item's title: the desktops' media controls show one line
+    /// of title and cut it short (GNOME Shell after about 20 characters), and the chapter is
+    /// what changes while the user knows what they are watching.
+    static func title(_ title: String, chapter: Chapter?) -> String {
+        guard let chapter, !chapter.title.isEmpty else { return title }
+        return "\(chapter.title) — \(title)"
     }
 
     /// Video without cover art gets a frame from the screen as its picture, once it shows one.

@@ -66,6 +66,25 @@ final class GnomeShellTests: XCTestCase {
         eventually("Reel leaves the media controls when it quits") { self.reelPlayer() == nil }
     }
 
+    /// A file with chapters alone in the queue: the shell's controls show the chapter playing
+    /// before the title, and their next and previous buttons move by chapter.
+    func testTheShellsMediaControlsMoveByChapter() throws {
+        let app = try ReelApp([Paths.media("chapters.mkv")])
+        app.waitForPlaying()
+        gnome.setDateMenuOpen(true)
+        defer { gnome.setDateMenuOpen(false) }
+        eventually("the controls show the chapter before the title, and that one follows") {
+            guard let player = self.reelPlayer() else { return false }
+            return player["title"] as? String == "Opening — chapters" && player["canGoNext"] as? Bool == true
+        }
+        gnome.screenshotOfScreen("gnome-media-controls-chapter")
+        gnome.clickMediaControl("_nextButton")
+        eventually("their next button: the next chapter") { self.reelPlayer()?["title"] as? String == "Middle part — chapters" }
+        XCTAssertEqual(app.position, 4, accuracy: 1)
+        gnome.clickMediaControl("_prevButton")
+        eventually("their previous button: the chapter before") { self.reelPlayer()?["title"] as? String == "Opening — chapters" }
+    }
+
     /// The window minimized by the shell (as its title-bar button or Super+H do) or left on
     /// another workspace: the video branch is detached, the sound goes on without a gap, and
     /// coming back shows a new frame at once.

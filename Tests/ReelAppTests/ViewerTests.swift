@@ -128,4 +128,69 @@ final class ViewerTests: XCTestCase {
             return image.width == 320 && image.height == 240 && self.barLeft(image) == 140
         }
     }
+
+    /// chapters.mkv: "Opening" (red, 0–4 s), "Middle part" (green, 4–8 s), "Ending" (blue,
+    /// 8–12 s). Marks under the slider at 4 s and 8 s; the chapter playing under the window's
+    /// title and before the title in MPRIS; Page Down and Page Up move by chapter; with this one
+    /// item in the queue, MPRIS Next and Previous do too, and CanGoNext says whether one follows.
+    func testChaptersMarksKeysAndTheMediaControls() throws {
+        let app = try ReelApp([Paths.media("chapters.mkv")])
+        app.bus.addMatch("type='signal',sender='\(ReelApp.busName)',path='\(ReelApp.mprisPath)'")
+        app.waitForPlaying()
+        eventually("the chapter before the title") { app.title == "Opening — chapters" }
+        XCTAssertEqual(app.debugProperty("HeaderSubtitle")?.stringValue, "Opening")
+        XCTAssertEqual(try app.property("CanGoNext").boolValue, true, "a chapter follows")
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        app.resize(width: 960, height: 600)
+        app.revealControls()
+        let marks = try chapterMarks(app)
+        XCTAssertEqual(marks.count, 2, "a mark at each chapter's start after the first: \(marks)")
+        if marks.count == 2, let trough = app.controlBounds["trough"] {
+            XCTAssertEqual(Double(marks[1] - marks[0]), Double(trough.width) / 3, accuracy: 20, "4 s of 12 apart")
+        }
+
+        app.key("Next")  // Page Down
+        eventually("Page Down: the middle part, 4 s") { self.seeked(app).last.map { abs($0 - 4) < 0.05 } ?? false }
+        eventually("its name before the title") { app.title == "Middle part — chapters" }
+        eventually("and under the window's title") { app.debugProperty("HeaderSubtitle")?.stringValue == "Middle part" }
+        try app.player("Next")
+        eventually("MPRIS Next: the ending, 8 s") { self.seeked(app).last.map { abs($0 - 8) < 0.05 } ?? false }
+        eventually("the last chapter: nothing follows") { (try? app.property("CanGoNext").boolValue) == false }
+        app.key("Prior")  // Page Up, under 3 s into the chapter: the one before
+        eventually("Page Up: back to the middle part") { self.seeked(app).last.map { abs($0 - 4) < 0.05 } ?? false }
+        try app.player("Previous")
+        eventually("MPRIS Previous: the opening") { self.seeked(app).last.map { abs($0) < 0.05 } ?? false }
+        eventually("its name again") { app.title == "Opening — chapters" }
+        app.activate("chapter", "2")
+        eventually("the chapters menu's third: 8 s") { self.seeked(app).last.map { abs($0 - 8) < 0.05 } ?? false }
+        XCTAssertEqual(app.actionState("chapter"), "2", "the menu checks the chapter playing")
+    }
+
+    /// The x positions, in the window, of the marks GtkScale draws under the trough: short
+    /// vertical lines, columns that stand out from the bar's background in several rows just
+    /// under the trough (the knob and the trough's rounded ends left out).
+    private func chapterMarks(_ app: ReelApp) throws -> [Int] {
+        let bounds = app.controlBounds
+        let trough = try XCTUnwrap(bounds["trough"]), knob = try XCTUnwrap(bounds["knob"])
+        var marks: [Int] = []
+        eventually("the marks drawn") {
+            guard let shot = app.screenshot("chapter-marks") else { return false }
+            let columns = (trough.x + 4..<trough.maxX - 4).filter { x in
+                guard x < knob.x - 2 || x > knob.maxX + 2 else { return false }
+                let rows = (trough.maxY + 1...trough.maxY + 14).filter { y in
+                    let p = shot.pixel(x, y), left = shot.pixel(x - 3, y), right = shot.pixel(x + 3, y)
+                    let brightness = { (q: (r: Int, g: Int, b: Int)) in q.r + q.g + q.b }
+                    return brightness(p) - max(brightness(left), brightness(right)) > 45
+                }
+                return rows.count >= 3
+            }
+            // Neighbouring columns are one mark.
+            marks = columns.reduce(into: [Int]()) { found, x in
+                if let last = found.last, x - last <= 2 { found[found.count - 1] = x } else { found.append(x) }
+            }
+            return marks.count >= 2
+        }
+        return marks
+    }
 }
