@@ -15,6 +15,7 @@ final class MainMenu {
     init() {
         section([(tr("Open _Location…"), "app.open-location")])
         section([(tr("Take _Screenshot"), "app.screenshot"), (tr("_Copy Frame"), "app.copy-frame")])
+        section([(tr("_Night Mode"), "app.night-mode")])
         section([(tr("_Preferences"), "app.preferences"), (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
                  (tr("_About Reel"), "app.about")])
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")

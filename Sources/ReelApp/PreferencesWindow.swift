@@ -9,7 +9,7 @@ import ReelGLib
 @MainActor
 enum PreferencesWindow {
     @discardableResult
-    static func present(settings: Settings, parent: Widget?) -> Widget {
+    static func present(settings: Settings, nightModeAvailable: Bool, parent: Widget?) -> Widget {
         let window = adw_preferences_window_new()!
         if let parent { gtk_window_set_transient_for(gcast(window), gcast(parent)) }
         gtk_window_set_modal(gcast(window), 1)
@@ -22,6 +22,11 @@ enum PreferencesWindow {
                       subtitle: tr("Play the next item when one cannot be played")), to: playback)
         add(switchRow(settings, key: .resumePlayback, title: tr("Resume Where You Left Off"),
                       subtitle: tr("Remember the position in long videos")), to: playback)
+        let nightMode = switchRow(settings, key: .nightMode, title: tr("Night Mode"),
+                                  subtitle: nightModeAvailable ? tr("Even out loud and quiet passages, to listen quietly")
+                                                               : tr("Needs the lsp-plugins-ladspa package"))
+        if !nightModeAvailable { gtk_widget_set_sensitive(nightMode, 0) }
+        add(nightMode, to: playback)
 
         let background = group(tr("In the Background"))
         add(choiceRow(settings, key: .minimizeAction, title: tr("When Minimized"),

@@ -50,7 +50,14 @@ extension ReelApplication {
         withCStringArray(["<Control>question"]) { gtk_application_set_accels_for_action(gcast(app), "win.show-help-overlay", $0) }
         add("preferences", accels: ["<Control>comma"]) { [weak self] _ in
             guard let self, let settings = self.settings else { return }
-            self.presentOnce("preferences") { PreferencesWindow.present(settings: settings, parent: self.window?.window) }
+            self.presentOnce("preferences") { PreferencesWindow.present(settings: settings, nightModeAvailable: self.isNightModeAvailable,
+                                                                        parent: self.window?.window) }
+        }
+        // Kept in the settings, as Preferences' switch is; missing (greyed out in the menu)
+        // where its compressor is not installed.
+        if let nightMode = settings?.action(.nightMode), isNightModeAvailable {
+            g_action_map_add_action(OpaquePointer(app), nightMode)
+            g_object_unref(UnsafeMutableRawPointer(nightMode))
         }
         add("about") { [weak self] _ in self?.presentOnce("about") { AboutWindow.present(parent: self?.window?.window) } }
         add("start-over") { _ in model.startOver() }

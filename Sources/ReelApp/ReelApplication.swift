@@ -26,6 +26,7 @@ final class ReelApplication {
     private var heldInBackground = false
     var openDialogs: [String: Widget] = [:]
     var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
+    var isNightModeAvailable: Bool { player?.engine.isNightModeAvailable ?? false }
 
     init() {
         g_set_application_name(BuildInfo.name)
@@ -198,6 +199,9 @@ final class ReelApplication {
         applySequenceSettings()
         settings.observe([.continueAfterErrors, .repeatEach, .gap, .minimizeAction, .lineLeadIn, .lineLeadOut],
                          applySequenceSettings)
+        let applyNightMode: @MainActor () -> Void = { engine.setNightMode(settings.nightMode) }
+        applyNightMode()
+        settings.observe([.nightMode], applyNightMode)
         settings.observe([.skipInterval]) { [weak self] in
             guard let self else { return }
             self.window?.showSkipInterval(Int(self.skipInterval))

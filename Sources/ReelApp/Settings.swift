@@ -63,6 +63,7 @@ final class Settings {
     var volume: Double { double(.volume, 1) }
     var continueAfterErrors: Bool { bool(.continueAfterErrors, true) }
     var resumePlayback: Bool { bool(.resumePlayback, true) }
+    var nightMode: Bool { bool(.nightMode, false) }
     var repeatEach: Int { int(.repeatEach, 1) }
     var gap: Seconds { double(.gap, 0) }
     var lineMargins: (leadIn: Seconds, leadOut: Seconds) {
@@ -78,6 +79,12 @@ final class Settings {
     func setRate(_ value: Double) { set(.rate, g_variant_new_double(value)) }
     func setVolume(_ value: Double) { set(.volume, g_variant_new_double(value)) }
     func setString(_ key: SettingKey, _ value: String) { set(key, g_variant_new_string(value)) }
+
+    /// A stateful action that reads and writes a boolean key (menus show it checked); nil
+    /// without settings.
+    func action(_ key: SettingKey) -> OpaquePointer? {
+        settings.map { g_settings_create_action($0, key.rawValue) }
+    }
 
     /// Keeps an object's property and a key in step, both ways.
     func bind(_ key: SettingKey, to object: UnsafeMutableRawPointer, property: String) {

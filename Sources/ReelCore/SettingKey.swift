@@ -2,7 +2,7 @@
 /// app's settings and Preferences read, and that SettingKeyTests checks the schema against.
 public enum SettingKey: String, CaseIterable, Sendable {
     case skipInterval = "skip-interval", rate, volume, resumePlayback = "resume-playback"
-    case repeatEach = "repeat-each", gap, continueAfterErrors = "continue-after-errors"
+    case repeatEach = "repeat-each", gap, continueAfterErrors = "continue-after-errors", nightMode = "night-mode"
     case lineLeadIn = "line-lead-in", lineLeadOut = "line-lead-out"
     case minimizeAction = "minimize-action", closeAction = "close-action"
     case windowWidth = "window-width", windowHeight = "window-height"
@@ -12,7 +12,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .skipInterval, .repeatEach, .windowWidth, .windowHeight: return "i"
         case .rate, .volume, .gap, .lineLeadIn, .lineLeadOut: return "d"
-        case .resumePlayback, .continueAfterErrors: return "b"
+        case .resumePlayback, .continueAfterErrors, .nightMode: return "b"
         case .minimizeAction, .closeAction: return "s"
         }
     }

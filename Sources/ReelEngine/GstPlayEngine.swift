@@ -348,6 +348,12 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func setVideoEnabled(_ enabled: Bool) { videoBranch.setWanted(enabled) }
 
+    /// Whether night mode can be had: its compressor (lsp-plugins-ladspa) is installed.
+    public var isNightModeAvailable: Bool { reel_night_compressor_factory() != nil }
+
+    /// Night mode evens out loud and quiet passages; switching it makes no gap in the sound.
+    public func setNightMode(_ on: Bool) { reel_audio_sink_set_night_mode(pipeline.pointer, on ? 1 : 0) }
+
     // MARK: Errors
 
     private func describe(_ error: UnsafeMutablePointer<GError>?) -> PlaybackError {

@@ -193,4 +193,65 @@ final class ViewerTests: XCTestCase {
         }
         return marks
     }
+
+    /// The loud passages' level above the quiet ones', in dB, in what reached the speakers:
+    /// dynamics.ogg alternates 2 s at -38 dBFS and 2 s at -14 dBFS (24 dB apart). Each passage's
+    /// level is the median of its 100 ms windows, the loud ones those within 6 dB of the loudest.
+    private static func loudOverQuiet(_ samples: [Int16]) -> Double {
+        let decibels = SoundRecorder.levels(samples, windowMilliseconds: 100).filter { $0 > 3 }.map { 20 * log10($0 / 32767) }
+        guard let loudest = decibels.max() else { return 0 }
+        let loud = decibels.filter { $0 > loudest - 6 }.sorted(), quiet = decibels.filter { $0 <= loudest - 6 }.sorted()
+        guard !loud.isEmpty, !quiet.isEmpty else { return 0 }
+        return loud[loud.count / 2] - quiet[quiet.count / 2]
+    }
+
+    /// Night mode (the main menu, kept in the settings) evens out loud and quiet passages: the
+    /// gap between them on the speakers shrinks by at least half.
+    func testNightModeEvensOutLoudAndQuietPassages() throws {
+        let settings = try BackgroundTests.settingsDirectory([:])
+        var app = try ReelApp([Paths.media("dynamics.ogg")], environment: settings)
+        app.waitForPlaying()
+        var recorder = try SoundRecorder()
+        eventually("two quiet and two loud passages played", timeout: 15) { app.position > 7.8 }
+        let off = Self.loudOverQuiet(recorder.stop())
+        XCTAssertEqual(off, 24, accuracy: 2, "night mode off: the file's own 24 dB")
+
+        app.activate("night-mode")
+        eventually("night mode on, in the menu's state") { app.actionState("night-mode") == "true" }
+        let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+        try app.player("SetPosition", [.objectPath(track), .int64(0)])
+        eventually("from the start") { app.position < 1 }
+        recorder = try SoundRecorder()
+        eventually("played again", timeout: 15) { app.position > 7.8 }
+        let on = Self.loudOverQuiet(recorder.stop())
+        print(String(format: "night mode: loud passages %.1f dB above quiet ones off, %.1f dB on", off, on))
+        XCTAssertLessThanOrEqual(on, off / 2, "night mode on: \(on) dB between loud and quiet, against \(off) dB off")
+        app.stop()
+        app = try ReelApp([Paths.media("dynamics.ogg")], environment: settings)
+        app.waitForPlaying()
+        XCTAssertEqual(app.actionState("night-mode"), "true", "kept for the next run")
+    }
+
+    /// Night mode switched on and off while a tone plays: the sound never breaks.
+    func testSwitchingNightModeMakesNoGap() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        let recorder = try SoundRecorder()
+        recorder.waitUntilRecorded(seconds: 0.5)
+        for round in 1...6 {
+            app.activate("night-mode")
+            let expected = round % 2 == 1 ? "true" : "false"
+            eventually("night mode \(expected)") { app.actionState("night-mode") == expected }
+            recorder.waitUntilRecorded(seconds: 0.5 + Double(round) * 0.4)
+        }
+        let levels = SoundRecorder.levels(recorder.stop(), windowMilliseconds: 10)
+        let start = levels.firstIndex { $0 > 1000 } ?? levels.count
+        var longest = 0, run = 0
+        for level in levels[start...] {
+            run = level < 300 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        XCTAssertGreaterThan(levels.count - start, 200, "two seconds of the tone recorded")
+        XCTAssertLessThanOrEqual(longest * 10, 20, "the sound broke for \(longest * 10) ms while night mode was switched")
+    }
 }

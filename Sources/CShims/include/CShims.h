@@ -108,9 +108,14 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // stops (GStreamer 1.22's scaletempo crashes on stale state; see pitch_keeper.c). NULL without
 // scaletempo (gst-plugins-good).
 GstElement *reel_pitch_keeper_new(void);
-// The audio sink Reel gives playbin: the pitch keeper, then `device` (floating, taken); `device`
-// itself when scaletempo is missing.
+// The audio sink Reel gives playbin: the pitch keeper, the night mode's compressor (bypassed),
+// then `device` (floating, taken); `device` itself when scaletempo is missing.
 GstElement *reel_audio_sink_new(GstElement *device);
+// Turns the night mode's compressor in `pipeline` on or off, gaplessly; FALSE when it has none
+// (the compressor, from lsp-plugins-ladspa, is not installed).
+gboolean reel_audio_sink_set_night_mode(GstElement *pipeline, gboolean on);
+// The night mode's compressor's factory; NULL when it is not installed. Found once.
+GstElementFactory *reel_night_compressor_factory(void);
 
 // The playback rate, applied at the sinks (see sink_rate.c): attach the element at the entry of
 // each sink path (the audio path, which runs furthest ahead, `leads`), then set the rate from
