@@ -22,11 +22,13 @@ final class PlayerStage {
     private let secondSubtitleLabel = UI.label(classes: ["reel-subtitle"])
     private var hideControlsTimer: guint = 0
     private let model: PlayerModel
+    let preview: SeekPreview
 
     init(model: PlayerModel, paintable: OpaquePointer, skipInterval: @escaping @MainActor () -> Seconds) {
         self.model = model
         videoView = VideoView(paintable: paintable)
         controls = ControlBar(model: model, skipInterval: skipInterval)
+        preview = SeekPreview(model: model)
         gtk_revealer_set_transition_type(gcast(controlsRevealer), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
         gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
         gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
@@ -35,7 +37,7 @@ final class PlayerStage {
         bufferingIndicator = Self.spinner(above: bufferingLabel)
         setUpSubtitleLabel()
         gtk_overlay_set_child(gcast(widget), videoView.widget)
-        for overlay in [subtitleLabel, secondSubtitleLabel, bufferingIndicator, controlsRevealer] {
+        for overlay in [subtitleLabel, secondSubtitleLabel, bufferingIndicator, controlsRevealer, preview.widget] {
             gtk_overlay_add_overlay(gcast(widget), overlay)
         }
         // The control bar fits the video area's width; what sits above the bar makes room for it
@@ -47,6 +49,19 @@ final class PlayerStage {
             self.videoView.setBottomInset(self.controls.height)
         }
         installPointerWatch()
+        controls.slider.onPreview = { [weak self] time, x in self?.showPreview(time, x: x) }
+    }
+
+    /// The preview of `time` (nil: none) above the slider, its middle at `x` on the slider.
+    private func showPreview(_ time: Seconds?, x: Double) {
+        guard let time else { return preview.hide() }
+        var point = graphene_point_t(x: Float(x), y: 0), inStage = graphene_point_t()
+        var barTop = graphene_point_t(x: 0, y: 0), barTopInStage = graphene_point_t()
+        guard gtk_widget_compute_point(controls.slider.widget, widget, &point, &inStage) != 0,
+              gtk_widget_compute_point(controls.widget, widget, &barTop, &barTopInStage) != 0 else { return }
+        let height = Double(gtk_widget_get_height(widget))
+        preview.show(time, x: Double(inStage.x), bottom: height - Double(barTopInStage.y) + 6,
+                     stageWidth: Double(gtk_widget_get_width(widget)))
     }
 
     private func setUpSubtitleLabel() {
@@ -93,6 +108,7 @@ final class PlayerStage {
         controls.update(change)
         switch change {
         case .item, .media, .status:
+            if change != .status { preview.itemChanged() }
             if case .failed(let error) = model.status {
                 videoView.show(error: error)
             } else {

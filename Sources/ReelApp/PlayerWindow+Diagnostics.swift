@@ -14,4 +14,7 @@ extension PlayerWindow: DiagnosableWindow {
     var transcriptHighlight: String? { side.transcript.highlightedLine }
     var secondSubtitleShown: String { stage.secondSubtitleShown }
     var headerSubtitle: String { subtitleShown }
+    var seekPreview: Widget { stage.preview.widget }
+    var seekPreviewText: String { stage.preview.text }
+    var seekPreviewShowsFrame: Bool { stage.preview.showsFrame }
 }

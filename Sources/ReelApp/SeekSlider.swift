@@ -21,6 +21,11 @@ final class SeekSlider {
     private var settleTimer: guint = 0
     private var settleTarget: Seconds = 0
 
+    /// Where a preview of a time should show (the time, and its x on the slider), or nil when
+    /// none should: the pointer hovering, or the knob dragged.
+    var onPreview: ((_ time: Seconds?, _ x: Double) -> Void)?
+    private var pointerInside = false
+
     static let scrubInterval = 100_000      // µs between keyframe seeks while dragging
     static let settleDelay: UInt32 = 250           // ms without movement before the accurate seek
 
@@ -44,6 +49,50 @@ final class SeekSlider {
             args.setReturn(true)
         }
         gtk_widget_add_controller(widget, scroll)
+        installHoverWatch()
+    }
+
+    private func installHoverWatch() {
+        let motion = gtk_event_controller_motion_new()!
+        connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
+            guard let self else { return }
+            self.pointerInside = true
+            guard !self.isUserMoving, self.model.duration != nil else { return }
+            let x = args.double(1)
+            self.onPreview?(self.time(at: x), x)
+        }
+        connectMainSignal(UnsafeMutableRawPointer(motion), "leave") { [weak self] _ in
+            guard let self else { return }
+            self.pointerInside = false
+            if !self.isUserMoving { self.onPreview?(nil, 0) }
+        }
+        gtk_widget_add_controller(widget, motion)
+    }
+
+    /// The trough's span the knob's middle moves along, in the slider's coordinates: GtkScale's
+    /// CSS nodes "trough" and, inside it, "slider" (the knob). (GTK 4.8's gtk_range_get_range_rect
+    /// answered another span.)
+    private var track: (start: Double, length: Double) {
+        func child(of parent: Widget?, named name: String) -> Widget? {
+            var node = parent.flatMap { gtk_widget_get_first_child($0) }
+            while let current = node, String(cString: gtk_widget_get_css_name(current)) != name { node = gtk_widget_get_next_sibling(current) }
+            return node
+        }
+        var trough = graphene_rect_t()
+        guard let troughWidget = child(of: widget, named: "trough"),
+              gtk_widget_compute_bounds(troughWidget, widget, &trough) != 0 else { return (0, 1) }
+        let knob = Double(child(of: troughWidget, named: "slider").map { gtk_widget_get_width($0) } ?? 0)
+        return (Double(trough.origin.x) + knob / 2, max(1, Double(trough.size.width) - knob))
+    }
+
+    private func time(at x: Double) -> Seconds {
+        let duration = model.duration ?? 0
+        return min(max((x - track.start) / track.length, 0), 1) * duration
+    }
+
+    private func x(at time: Seconds) -> Double {
+        guard let duration = model.duration, duration > 0 else { return track.start }
+        return track.start + min(max(time / duration, 0), 1) * track.length
     }
 
     var isUserMoving: Bool { settleTimer != 0 }
@@ -57,10 +106,12 @@ final class SeekSlider {
         }
         settleTarget = value
         if settleTimer != 0 { g_source_remove(settleTimer) }
+        onPreview?(value, x(at: value))
         settleTimer = addTimeout(milliseconds: Self.settleDelay) { [weak self] in
             guard let self else { return false }
             self.settleTimer = 0
             self.model.seek(to: self.settleTarget, accurate: true)
+            if !self.pointerInside { self.onPreview?(nil, 0) }
             return false
         }
     }

@@ -23,6 +23,7 @@ enum Style {
     .reel-audio-title { color: white; font-size: 1.4em; font-weight: bold; }
     .reel-video-area .reel-error-page { color: white; }
     .reel-buffering-indicator { padding: 18px 24px; border-radius: 12px; }
+    .reel-seek-preview { padding: 6px; border-radius: 8px; }
     .reel-subtitle { color: white; font-size: 1.6em; background-color: alpha(black, 0.6); padding: 2px 10px; border-radius: 6px; }
     """
 }

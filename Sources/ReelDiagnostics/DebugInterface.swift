@@ -1,5 +1,6 @@
 internal import CDiagnostics
 import CGio
+import CGtk
 import ReelEngine
 import ReelGLib
 
@@ -38,6 +39,9 @@ final class DebugInterface: DBusObjectHandler {
       <property name="TranscriptHighlight" type="s" access="read"/>
       <property name="SecondSubtitle" type="s" access="read"/>
       <property name="HeaderSubtitle" type="s" access="read"/>
+      <property name="PreviewShown" type="b" access="read"/>
+      <property name="PreviewText" type="s" access="read"/>
+      <property name="PreviewFrame" type="b" access="read"/>
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
@@ -93,6 +97,9 @@ final class DebugInterface: DBusObjectHandler {
         case "TranscriptHighlight": return .string(window()?.transcriptHighlight ?? "")
         case "SecondSubtitle": return .string(window()?.secondSubtitleShown ?? "")
         case "HeaderSubtitle": return .string(window()?.headerSubtitle ?? "")
+        case "PreviewShown": return .bool(window().map { gtk_widget_get_visible($0.seekPreview) != 0 } ?? false)
+        case "PreviewText": return .string(window()?.seekPreviewText ?? "")
+        case "PreviewFrame": return .bool(window()?.seekPreviewShowsFrame ?? false)
         case "ControlBounds":
             return .dictionary((window()?.controlBounds ?? []).map { ($0.0, .tuple($0.1.map { .double($0) })) })
         default: return nil

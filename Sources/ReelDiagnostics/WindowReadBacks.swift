@@ -28,6 +28,10 @@ public protocol DiagnosableWindow: AnyObject {
     var secondSubtitleShown: String { get }
     /// The header bar's subtitle under the title (the chapter playing; "" when none).
     var headerSubtitle: String { get }
+    /// The seek bar's preview, what it says (time, chapter) and whether it shows a frame.
+    var seekPreview: DiagnosedWidget { get }
+    var seekPreviewText: String { get }
+    var seekPreviewShowsFrame: Bool { get }
 }
 
 extension DiagnosableWindow {
@@ -72,6 +76,7 @@ extension DiagnosableWindow {
         let trough = child(of: seekSlider, named: "trough")
         if let trough, let b = bounds(trough) { result.append(("trough", b)) }
         if let knob = trough.flatMap({ child(of: $0, named: "slider") }), let b = bounds(knob) { result.append(("knob", b)) }
+        if let b = bounds(seekPreview) { result.append(("preview", b)) }
         return result
     }
 

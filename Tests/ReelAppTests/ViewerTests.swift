@@ -175,7 +175,7 @@ final class ViewerTests: XCTestCase {
         let trough = try XCTUnwrap(bounds["trough"]), knob = try XCTUnwrap(bounds["knob"])
         var marks: [Int] = []
         eventually("the marks drawn") {
-            guard let shot = app.screenshot("chapter-marks") else { return false }
+            guard trough.width > 40, let shot = app.screenshot("chapter-marks"), trough.maxY + 16 < shot.height else { return false }
             let columns = (trough.x + 4..<trough.maxX - 4).filter { x in
                 guard x < knob.x - 2 || x > knob.maxX + 2 else { return false }
                 let rows = (trough.maxY + 1...trough.maxY + 14).filter { y in
@@ -253,5 +253,97 @@ final class ViewerTests: XCTestCase {
         }
         XCTAssertGreaterThan(levels.count - start, 200, "two seconds of the tone recorded")
         XCTAssertLessThanOrEqual(longest * 10, 20, "the sound broke for \(longest * 10) ms while night mode was switched")
+    }
+
+    /// The x (in the window) where the slider's knob stands at `time`, from where it stands at two
+    /// times the test seeks to, paused; and the knob's middle height.
+    private func slider(_ app: ReelApp, at times: (Double, Double)) throws -> (x: (Double) -> Double, y: Int) {
+        let track = try XCTUnwrap(app.metadata["mpris:trackid"]?.stringValue)
+        var marks: [Double] = [], y = 0
+        for t in [times.0, times.1] {
+            try app.player("SetPosition", [.objectPath(track), .int64(Int64(t * 1e6))])
+            eventually("at \(t) s") { abs(app.position - t) < 0.2 }
+            app.revealControls()
+            var knob: WindowRect?
+            eventually("the knob where the time puts it") {
+                knob = app.controlBounds["knob"]
+                return knob != nil && abs(app.position - t) < 0.2
+            }
+            marks.append(Double(knob!.midX))
+            y = knob!.midY
+        }
+        let (x0, x1) = (marks[0], marks[1])
+        return ({ x0 + ($0 - times.0) / (times.1 - times.0) * (x1 - x0) }, y)
+    }
+
+    /// The preview's picture: its mean colour, from a screenshot of the window.
+    private func previewColour(_ app: ReelApp, _ name: String) -> (r: Double, g: Double, b: Double)? {
+        guard let box = app.controlBounds["preview"], box.width > 40, box.height > 60, let shot = app.screenshot(name),
+              box.maxX <= shot.width, box.maxY <= shot.height else { return nil }
+        // The picture is the preview's top part, above its time label.
+        return shot.mean(x0: Double(box.x + 10) / Double(shot.width), y0: Double(box.y + 10) / Double(shot.height),
+                         x1: Double(box.maxX - 10) / Double(shot.width), y1: Double(box.y + box.height / 3) / Double(shot.height))
+    }
+
+    /// Over the seek bar, a preview of where the pointer is: a frame from that time, the time and
+    /// the chapter (chapters.mkv: red 0–4 s "Opening", green 4–8 s "Middle part", blue 8–12 s
+    /// "Ending"); dragging the knob shows it too; gone when the pointer leaves.
+    func testTheSeekBarPreviewsWhereThePointerIs() throws {
+        let app = try ReelApp([Paths.media("chapters.mkv")])
+        app.waitForPlaying()
+        try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        app.resize(width: 960, height: 600)
+        let slider = try slider(app, at: (1, 11))
+        XCTAssertEqual(app.debugProperty("PreviewShown")?.boolValue, false, "no preview before the pointer comes")
+
+        app.desktop.pointerMove(app.windowID, x: Int(slider.x(6.5)), y: slider.y)
+        eventually("a preview of 6.5 s: its time and chapter") {
+            app.debugProperty("PreviewShown")?.boolValue == true && app.debugProperty("PreviewText")?.stringValue == "0:06 Middle part"
+        }
+        eventually("with the middle part's green frame", timeout: 5) {
+            guard app.debugProperty("PreviewFrame")?.boolValue == true, let colour = self.previewColour(app, "seek-preview-green") else { return false }
+            return colour.g > 150 && colour.r < 80 && colour.b < 80
+        }
+        let preview = try XCTUnwrap(app.controlBounds["preview"]), trough = try XCTUnwrap(app.controlBounds["trough"])
+        XCTAssertLessThanOrEqual(preview.maxY, trough.y, "above the slider")
+        XCTAssertEqual(Double(preview.midX), slider.x(6.5), accuracy: 3, "over the pointer")
+
+        app.desktop.pointerMove(app.windowID, x: Int(slider.x(10.5)), y: slider.y)
+        eventually("then of 10.5 s") { app.debugProperty("PreviewText")?.stringValue == "0:10 Ending" }
+        eventually("with the ending's blue frame", timeout: 5) {
+            guard let colour = self.previewColour(app, "seek-preview-blue") else { return false }
+            return colour.b > 150 && colour.r < 80 && colour.g < 80
+        }
+        XCTAssertEqual(app.position, 11, accuracy: 0.3, "hovering does not seek")
+
+        app.desktop.pointerMove(app.windowID, x: 300, y: 200)
+        eventually("gone when the pointer leaves the slider") { app.debugProperty("PreviewShown")?.boolValue == false }
+
+        // Dragging the knob from 11 s to 2 s: the preview follows it.
+        app.desktop.pointerMove(app.windowID, x: Int(slider.x(11)), y: slider.y)
+        app.desktop.pointerButton(1, pressed: true)
+        app.desktop.pointerMove(app.windowID, x: Int(slider.x(2.5)), y: slider.y)
+        eventually("a preview while dragging, of the opening") { app.debugProperty("PreviewText")?.stringValue?.hasSuffix("Opening") == true }
+        eventually("red", timeout: 5) {
+            guard let colour = self.previewColour(app, "seek-preview-red") else { return false }
+            return colour.r > 150 && colour.g < 80 && colour.b < 80
+        }
+        let dragged = try XCTUnwrap(app.controlBounds["preview"])
+        XCTAssertEqual(Double(dragged.midX), slider.x(2.5), accuracy: 10, "over the knob dragged, at 2.5 s")
+        app.desktop.pointerButton(1, pressed: false)
+        eventually("dropped there") { abs(app.position - 2.5) < 0.6 }
+    }
+
+    /// A sound file's preview is the time alone: it has no picture to show.
+    func testASoundFilesPreviewIsTheTimeAlone() throws {
+        let app = try ReelApp([Paths.media("audio-only.ogg")])
+        app.waitForPlaying()
+        try app.player("Pause")
+        app.resize(width: 960, height: 600)
+        let slider = try slider(app, at: (0.5, 2.5))
+        app.desktop.pointerMove(app.windowID, x: Int(slider.x(1.5)), y: slider.y)
+        eventually("a preview with the time") { app.debugProperty("PreviewText")?.stringValue == "0:01" }
+        XCTAssertEqual(app.debugProperty("PreviewFrame")?.boolValue, false, "no frame")
     }
 }

@@ -159,6 +159,17 @@ void reel_read_subtitle_track(const char *uri, guint index, ReelSubtitleLinesCal
 typedef void (*ReelFrameGrabCallback)(GstSample *sample, gpointer user_data);
 void reel_grab_frame(const char *uri, gint64 position, ReelFrameGrabCallback done, gpointer user_data);
 
+// Seek-bar previews of `uri` (see preview_source.c): frames `width` pixels wide, BGRA, from the
+// keyframe at or before each time requested. `callback` runs on the source's own thread with
+// the sample (NULL when there is none; the callee unrefs it) and the time it was asked for.
+typedef struct ReelPreviewSource ReelPreviewSource;
+typedef void (*ReelPreviewCallback)(GstSample *sample, gint64 requested, gpointer user_data);
+ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, ReelPreviewCallback callback,
+                                           gpointer user_data, GDestroyNotify notify);
+void reel_preview_source_request(ReelPreviewSource *self, gint64 position);
+// Ends the source on its own thread (a decode under way may still call back); `notify` last.
+void reel_preview_source_close(ReelPreviewSource *self);
+
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 

@@ -1,0 +1,44 @@
+import CGio
+import CGtk
+import Foundation
+import ReelCore
+import ReelEngine
+import ReelTestSupport
+import XCTest
+
+/// Seek-bar previews from their own pipeline: the keyframe at or before the time asked for,
+/// small, and kept (chapters.mkv: red 0–4 s, green 4–8 s, blue 8–12 s, a keyframe a second).
+@MainActor
+final class PreviewFramesTests: XCTestCase {
+    /// The texture's middle pixel, as red, green and blue.
+    private func middle(_ texture: OpaquePointer) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        gdk_texture_download(texture, &pixels, gsize(width * 4))
+        let at = ((height / 2) * width + width / 2) * 4  // cairo's ARGB32: B, G, R, A in memory
+        return (pixels[at + 2], pixels[at + 1], pixels[at])
+    }
+
+    func testAFrameComesForATimeAndIsKept() async {
+        GStreamer.initialize()
+        let frames = PreviewFrames(uri: Paths.mediaURI("chapters.mkv"), width: 160)
+        var received: [(Seconds, OpaquePointer)] = []
+        frames.onFrame = { received.append(($0, $1)) }
+        frames.request(at: 6.5)
+        waitUntil("a frame for 6.5 s") { !received.isEmpty }
+        guard let (requested, texture) = received.first else { return }
+        XCTAssertEqual(requested, 6.5)
+        XCTAssertEqual(gdk_texture_get_width(texture), 160, "small")
+        let green = middle(texture)
+        XCTAssertTrue(green.g > 200 && green.r < 60 && green.b < 60, "the middle part's green: \(green)")
+        XCTAssertNotNil(frames.cached(at: 6.2), "between its keyframe (about 6 s) and 6.5 s: the same frame, kept")
+        XCTAssertNil(frames.cached(at: 6.8), "past the time asked for: not known to be the same frame")
+        XCTAssertNil(frames.cached(at: 10), "nor another keyframe's")
+
+        frames.request(at: 9)
+        frames.request(at: 10.5)  // asked before the last is decoded: only the newest need come
+        waitUntil("a frame for 10.5 s") { received.contains { $0.0 == 10.5 } }
+        let blue = middle(received.last!.1)
+        XCTAssertTrue(blue.b > 200 && blue.r < 60 && blue.g < 60, "the ending's blue: \(blue)")
+    }
+}
