@@ -542,6 +542,61 @@ class Bench:
                 probe.stop()
             p.stop()
 
+    def preview_run(self, name):
+        """Seek-bar previews (Reel's): from the pointer coming to rest over the slider to the
+        preview's frame (read from Reel's debug interface: the frame shown is the one asked for
+        the time under the pointer), frames dropped by the playing video while the pointer moves
+        along the slider, and the CPU with the pointer resting on the slider against away from it."""
+        a = self.args
+        p = self.make(name, a.clip_main)
+        probe = Probe(a.probe)
+        t0 = time.monotonic_ns()
+        p.start()
+        debug = ("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug")
+        try:
+            if probe.wait("bars", t0, 20) is None:
+                raise RuntimeError(f"{p.label}: no frame on screen within 20 s")
+            probe.stop()
+            probe = None
+            p.find_window(20)
+            time.sleep(a.settle)
+            origin = dict(line.split("=") for line in run("xdotool", "getwindowgeometry", "--shell", p.window).split())
+            wx, wy = int(origin["X"]), int(origin["Y"])
+            # Over the video first (the control bar shows), then onto the slider's trough.
+            run("xdotool", "mousemove", str(wx + 300), str(wy + 200))
+            time.sleep(0.3)
+            trough = self.bus.get(*debug, "ControlBounds")["trough"]
+            y = wy + int(trough[1] + trough[3] / 2)
+            length = self.bus.get(p.mpris_name(), "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player",
+                                  "Metadata")["mpris:length"] / 1e6
+            c0 = p.frame_counters()
+            for frac in [0.15, 0.35, 0.55, 0.75, 0.3, 0.6, 0.45, 0.85]:
+                run("xdotool", "mousemove", str(wx + int(trough[0] + frac * trough[2])), str(y))
+                rested = time.monotonic_ns()
+                deadline = time.monotonic() + 3
+                while time.monotonic() < deadline:
+                    shows, frame = self.bus.get(*debug, "PreviewTimes")
+                    if shows >= 0 and abs(frame - shows) < 1e-6 and abs(shows / length - frac) < 0.05:
+                        self.record(p.label, "preview: frame after the pointer rests (ms)", (time.monotonic_ns() - rested) / 1e6)
+                        break
+                    time.sleep(0.005)
+                else:
+                    log(f"{p.label}: no preview frame at {frac:.0%} of the slider")
+                time.sleep(0.4)
+            c1 = p.frame_counters()
+            played = c1[2] - c0[2]
+            self.record(p.label, "preview: frames dropped while hovering (%)",
+                        100 * max(0.0, played * 30 - (c1[0] - c0[0])) / (played * 30) if played > 0 else None)
+            rest = measure_cpu(p.pid, a.window)
+            run("xdotool", "mousemove", str(wx + 300), str(wy + 200))
+            time.sleep(a.settle)
+            away = measure_cpu(p.pid, a.window)
+            self.record(p.label, "preview: CPU, pointer resting on the slider − away", rest - away)
+        finally:
+            if probe:
+                probe.stop()
+            p.stop()
+
     def rate_run(self, name):
         """Speed changes while playing (MPRIS Rate 1 → 1.5 → 1 → 0.75 → 1, 2 s apart): the
         longest silence on the sink's monitor from the first sound on, and the largest step back
@@ -680,6 +735,8 @@ class Bench:
                     for clip, fps, key in a.drop_clips:
                         order.append(("drop", name, clip, fps, key))
                     order.append(("uhd", name))
+                if name == "reel" or name.startswith("reel="):
+                    order.append(("preview", name))
             # Sound only: measured on either desktop.
             for name in players:
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
@@ -698,6 +755,8 @@ class Bench:
                     self.learner_run(job[1])
                 elif job[0] == "uhd":
                     self.uhd_run(job[1])
+                elif job[0] == "preview":
+                    self.preview_run(job[1])
                 else:
                     self.drop_run(*job[1:])
             except Exception as e:  # one failed run is reported, the rest goes on
@@ -711,7 +770,8 @@ class Bench:
         return pick(values) if values else None
 
     def targets(self):
-        """Issue 21's targets, each with what was measured: (met or not, description)."""
+        """Issue 21's targets and issue 18's for the seek bar's previews, each with what was
+        measured: (met or not, description)."""
         m = self.median
         reel, x11, gpu, audio = "Reel", "mpv --vo=x11", "mpv --vo=gpu", "audio only"
         checks = []
@@ -746,6 +806,12 @@ class Bench:
         silence, back = m(reel, "speed change: longest silence (ms)", max), m(reel, "speed change: position jump back (ms)", max)
         check("speed changes: silence ≤ 20 ms, no jump back", None if None in (silence, back)
               else silence <= 20 and back < 1, f"{silence:.0f} ms, {back:.0f} ms back at most" if None not in (silence, back) else "not measured")
+        shown = m(reel, "preview: frame after the pointer rests (ms)", max)
+        check("previews within 150 ms of the pointer resting", None if shown is None else shown <= 150,
+              "not measured" if shown is None else f"{shown:.0f} ms at most")
+        hover_drops = m(reel, "preview: frames dropped while hovering (%)", max)
+        check("no dropped frames while hovering at 1080p30", None if hover_drops is None else hover_drops == 0,
+              "not measured" if hover_drops is None else f"{hover_drops:.2f} % at most")
         return checks
 
     def print_table(self, labels):

@@ -17,4 +17,5 @@ extension PlayerWindow: DiagnosableWindow {
     var seekPreview: Widget { stage.preview.widget }
     var seekPreviewText: String { stage.preview.text }
     var seekPreviewShowsFrame: Bool { stage.preview.showsFrame }
+    var seekPreviewTimes: (shows: Double, frame: Double) { (stage.preview.time ?? -1, stage.preview.frameShownFor ?? -1) }
 }

@@ -1,3 +1,6 @@
+// CAdwaita as well as CGtk: Swift 6.3 found PANGO_ELLIPSIZE_END only through it in the Meson
+// build's compile batches (see SeekSlider.swift).
+import CAdwaita
 import CGio
 import CGtk
 import CShims
@@ -19,7 +22,9 @@ final class SeekPreview {
     private let model: PlayerModel
     /// The current item's frames (made at its first preview), and the time the preview shows.
     private var frames: (uri: String, source: PreviewFrames)?
-    private var time: Seconds?
+    private(set) var time: Seconds?
+    /// The time the frame on show was asked for: `time` once the frame for it has come.
+    private(set) var frameShownFor: Seconds?
     private var restTimer: ScheduledAction?
 
     static let frameWidth = 160
@@ -68,6 +73,7 @@ final class SeekPreview {
         if let source, moved {
             if let texture = source.cached(at: time) {
                 gtk_picture_set_paintable(gcast(picture), gcast(texture))
+                frameShownFor = time
                 restTimer = nil
             } else {
                 restTimer = GLibScheduler().schedule(after: Self.restDelay) { [weak self] in
@@ -86,6 +92,7 @@ final class SeekPreview {
     func hide() {
         restTimer = nil
         time = nil
+        frameShownFor = nil
         gtk_widget_set_visible(widget, 0)
     }
 
@@ -104,6 +111,7 @@ final class SeekPreview {
         source.onFrame = { [weak self, unowned source] _, _ in
             guard let self, let time = self.time, self.isShown, let texture = source.cached(at: time) else { return }
             gtk_picture_set_paintable(gcast(self.picture), gcast(texture))
+            self.frameShownFor = time
         }
         frames = (item.uri, source)
         return source

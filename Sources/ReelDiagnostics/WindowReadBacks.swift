@@ -32,6 +32,8 @@ public protocol DiagnosableWindow: AnyObject {
     var seekPreview: DiagnosedWidget { get }
     var seekPreviewText: String { get }
     var seekPreviewShowsFrame: Bool { get }
+    /// The time the preview is of, and the time its frame was asked for (-1: none).
+    var seekPreviewTimes: (shows: Double, frame: Double) { get }
 }
 
 extension DiagnosableWindow {
