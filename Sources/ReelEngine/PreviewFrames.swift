@@ -34,9 +34,12 @@ public final class PreviewFrames {
     public init(uri: String, width: Int) {
         let delivery = Delivery()
         source = reel_preview_source_new(uri, gint(width), Self.deliver, Unmanaged.passRetained(delivery).toOpaque(),
-                                         { Unmanaged<Delivery>.fromOpaque($0!).release() })
+                                         Self.release)
         delivery.owner = self
     }
+
+    /// On the source's thread, as its end: not isolated to the main actor, whose check would fail there.
+    private nonisolated static let release: GDestroyNotify = { Unmanaged<Delivery>.fromOpaque($0!).release() }
 
     /// On the source's thread: not isolated to the main actor, whose check would fail there.
     private nonisolated static let deliver: ReelPreviewCallback = { sample, requested, data in

@@ -41,4 +41,17 @@ final class PreviewFramesTests: XCTestCase {
         let blue = middle(received.last!.1)
         XCTAssertTrue(blue.b > 200 && blue.r < 60 && blue.g < 60, "the ending's blue: \(blue)")
     }
+
+    /// Let go of, a source ends on its own thread (once: a crash there, not here, if it went
+    /// wrong), and another one works meanwhile.
+    func testSourcesEndOnTheirOwnThreadWhileOthersWork() async {
+        GStreamer.initialize()
+        for _ in 0..<3 {
+            var frame: OpaquePointer?
+            let frames = PreviewFrames(uri: Paths.mediaURI("chapters.mkv"), width: 64)
+            frames.onFrame = { frame = $1 }
+            frames.request(at: 2)
+            waitUntil("a frame") { frame != nil }
+        }
+    }
 }
