@@ -129,6 +129,7 @@ public final class GstPlayEngine: PlaybackEngine {
             return fallback()
         }
         reel_pulse_clock_guard(sink)
+        reel_pulse_limit_tags(sink)
         let quoted = { (s: String) in "\"" + s.replacingOccurrences(of: "\"", with: "") + "\"" }
         let props = "props,media.role=video,application.name=\(quoted(applicationName))," +
             "application.id=\(quoted(applicationID)),application.icon_name=\(quoted(applicationID))"

@@ -120,8 +120,11 @@ extension FuzzTests {
         XCTAssertEqual(made.status, 0, made.output)
         let audio = try Data(contentsOf: URL(fileURLWithPath: plain))
         var files: [(path: String, title: [UInt8])] = []
-        for index in 0..<10 {
-            let texts = (0..<3).map { _ in Self.tagBytes(&rng) }
+        for index in 0..<11 {
+            // The last file's title, artist and album are all long: together they once passed
+            // what PulseAudio takes in one message, and the sound stopped.
+            let texts = index == 10 ? Array(repeating: Array(String(repeating: "長い題名", count: 3000).utf8), count: 3)
+                                    : (0..<3).map { _ in Self.tagBytes(&rng) }
             let path = directory.appendingPathComponent(String(format: "tagged-%02d.mp3", index)).path
             try Self.taggedMP3(audio, texts).write(to: URL(fileURLWithPath: path))
             files.append((path, texts[0]))

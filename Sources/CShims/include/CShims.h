@@ -135,6 +135,9 @@ void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 void reel_pulse_clock_guard(GstElement *pulsesink);
 // The same guard on any GstAudioClock; `sink` (NULL: always) tells when the sound plays.
 void reel_audio_clock_guard(GstClock *clock, GstAudioBaseSink *sink);
+// Shortens the text tags that reach pulsesink, which PulseAudio would otherwise refuse with
+// the whole connection when long (see pulse_tag_limit.c).
+void reel_pulse_limit_tags(GstElement *pulsesink);
 
 // An appsink for playbin's subtitles whose position is always unknown (see text_sink.c).
 GstElement *reel_text_sink_new(const char *name);
