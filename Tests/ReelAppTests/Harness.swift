@@ -398,6 +398,17 @@ final class ReelApp {
         desktop.click(id, x: Int(Double(frame.width) * x), y: Int(Double(frame.height) * y))
     }
 
+    /// A click as `click(x:y:)`, moved left out of the top-right corner where the header bar's
+    /// close button is: that button quits Reel, as it should, which ends a storm early.
+    func clickBesideTheCloseButton(x: Double, y: Double) {
+        let id = windowID
+        guard let frame = desktop.geometry(id) else { return }
+        let corner = 90  // the button and, on X11, the window's shadow margin
+        var (left, top) = (Int(Double(frame.width) * x), Int(Double(frame.height) * y))
+        if top < corner, left > frame.width - corner { left -= corner }
+        desktop.click(id, x: left, y: top)
+    }
+
     // MARK: Input that does not wait for its effect (the storm's)
 
     /// Presses keys in whatever window has the focus (Reel's, or one of its dialogs).

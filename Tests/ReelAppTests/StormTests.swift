@@ -64,7 +64,7 @@ final class StormTests: XCTestCase {
             case 11, 12:
                 let (x, y) = (Double(rng.next() % 1000) / 1000, Double(rng.next() % 1000) / 1000)
                 record(String(format: "click at %.2f, %.2f", x, y))
-                app.click(x: x, y: y)
+                app.clickBesideTheCloseButton(x: x, y: y)
             case 13:
                 let files = Self.goodFiles + Self.brokenFiles
                 let file = pick(files)
