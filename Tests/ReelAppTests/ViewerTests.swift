@@ -333,6 +333,11 @@ final class ViewerTests: XCTestCase {
         XCTAssertEqual(Double(dragged.midX), slider.x(2.5), accuracy: 10, "over the knob dragged, at 2.5 s")
         app.desktop.pointerButton(1, pressed: false)
         eventually("dropped there") { abs(app.position - 2.5) < 0.6 }
+
+        // Another item: the last one's preview pipeline ends on its own thread.
+        try app.player("OpenUri", [.string(Paths.mediaURI("clip-vp9.webm"))])
+        app.waitForPlaying("clip-vp9")
+        XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
     }
 
     /// A sound file's preview is the time alone: it has no picture to show.
