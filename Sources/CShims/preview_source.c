@@ -5,6 +5,7 @@
 // picture is decoded: sound and subtitle streams are never given a decoder. The newest request
 // wins; those made while one is decoded are dropped but the last.
 #include "CShims.h"
+#include "tsan_order.h"
 
 struct ReelPreviewSource {
   gchar *uri;
@@ -85,10 +86,16 @@ static gpointer run(gpointer data) {
                    prerolled(pipeline);
   for (;;) {
     g_mutex_lock(&self->lock);
-    while (self->wanted < 0 && !self->closing) g_cond_wait(&self->changed, &self->lock);
+    ordered_after(self);
+    while (self->wanted < 0 && !self->closing) {
+      ordered_before(self);
+      g_cond_wait(&self->changed, &self->lock);
+      ordered_after(self);
+    }
     gint64 wanted = self->wanted;
     self->wanted = -1;
     gboolean closing = self->closing;
+    ordered_before(self);
     g_mutex_unlock(&self->lock);
     if (closing) break;
     GstSample *sample = NULL;
@@ -127,8 +134,10 @@ ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, ReelPrev
 
 void reel_preview_source_request(ReelPreviewSource *self, gint64 position) {
   g_mutex_lock(&self->lock);
+  ordered_after(self);
   self->wanted = MAX(position, 0);
   g_cond_signal(&self->changed);
+  ordered_before(self);
   g_mutex_unlock(&self->lock);
 }
 
@@ -136,7 +145,9 @@ void reel_preview_source_request(ReelPreviewSource *self, gint64 position) {
 // still come), stops the pipeline and frees the source, `notify` last.
 void reel_preview_source_close(ReelPreviewSource *self) {
   g_mutex_lock(&self->lock);
+  ordered_after(self);
   self->closing = TRUE;
   g_cond_signal(&self->changed);
+  ordered_before(self);
   g_mutex_unlock(&self->lock);
 }

@@ -21,21 +21,9 @@
 
 #include <math.h>
 
-// ThreadSanitizer cannot see the locks GLib and GStreamer take (GMutex is futex-based and
-// neither library is instrumented), so it is told what they order: the lock below, and the
-// pad's probe list, which hands a pad's state from the thread that attaches to the streaming thread.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-void __tsan_acquire(void *address);
-void __tsan_release(void *address);
-#define ordered_after(address) __tsan_acquire(address)
-#define ordered_before(address) __tsan_release(address)
-#endif
-#endif
-#ifndef ordered_after
-#define ordered_after(address) ((void)(address))
-#define ordered_before(address) ((void)(address))
-#endif
+// The lock below, and the pad's probe list, which hands a pad's state from the thread that
+// attaches to the streaming thread, are ordered for ThreadSanitizer (see tsan_order.h).
+#include "tsan_order.h"
 
 typedef struct {
   GstClockTime upstream;  // upstream running time where the line starts
