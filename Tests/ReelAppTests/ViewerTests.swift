@@ -323,6 +323,10 @@ final class ViewerTests: XCTestCase {
         // Dragging the knob from 11 s to 2 s: the preview follows it.
         app.desktop.pointerMove(app.windowID, x: Int(slider.x(11)), y: slider.y)
         app.desktop.pointerButton(1, pressed: true)
+        for x in stride(from: Int(slider.x(11)), through: Int(slider.x(2.5)), by: -40) {
+            app.desktop.pointerMove(app.windowID, x: x, y: slider.y)
+            Thread.sleep(forTimeInterval: 0.05)  // input pacing: a hand's drag, not a jump
+        }
         app.desktop.pointerMove(app.windowID, x: Int(slider.x(2.5)), y: slider.y)
         eventually("a preview while dragging, of the opening") { app.debugProperty("PreviewText")?.stringValue?.hasSuffix("Opening") == true }
         eventually("red", timeout: 5) {
