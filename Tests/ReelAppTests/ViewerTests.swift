@@ -265,12 +265,14 @@ final class ViewerTests: XCTestCase {
             eventually("at \(t) s") { abs(app.position - t) < 0.2 }
             app.revealControls()
             var knob: WindowRect?
-            // The knob is laid out a frame after the position changes: on GNOME the first read
-            // could still be the knob of the time before.
-            eventually("the knob where the time puts it") {
+            // The knob is laid out a frame or more after the position changes (on GNOME a read
+            // right after it could still be the knob of the time before): the same twice in a row.
+            var last: WindowRect?
+            eventually("the knob where the time puts it, settled", interval: 0.15) {
+                let previous = last
                 knob = app.controlBounds["knob"]
-                guard let knob, abs(app.position - t) < 0.2 else { return false }
-                return marks.isEmpty || abs(Double(knob.midX) - marks[0]) > 50
+                last = knob
+                return knob != nil && knob == previous && abs(app.position - t) < 0.2
             }
             marks.append(Double(knob!.midX))
             y = knob!.midY
