@@ -82,3 +82,31 @@ void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, g
   remains->player = g_object_ref(player);
   g_thread_unref(g_thread_new("reel-teardown", release_player, remains));
 }
+
+/* A key-unit seek (SNAP_BEFORE) in an MP4 with sound, to a time just at or after a keyframe,
+ * lands on the keyframe before it, but qtdemux 1.22 starts the segment at the sound's sample
+ * there: the decoder decodes every frame from that keyframe on and drops those before the
+ * segment, up to a second of frames (100-150 ms at 1080p) for the frame after it. Opening the
+ * segment back (its stream times kept) makes the keyframe the frame that comes out. */
+static GstPadProbeReturn open_segment_back(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad; (void)data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_SEGMENT) return GST_PAD_PROBE_OK;
+  const GstSegment *given;
+  gst_event_parse_segment(event, &given);
+  if (given->format != GST_FORMAT_TIME || given->rate <= 0 || given->start == 0) return GST_PAD_PROBE_OK;
+  GstSegment segment = *given;
+  guint64 back = MIN(segment.start, segment.time);
+  segment.start -= back;
+  segment.time -= back;
+  segment.position = segment.start;
+  GstEvent *opened = gst_event_new_segment(&segment);
+  gst_event_set_seqnum(opened, gst_event_get_seqnum(event));
+  gst_event_unref(event);
+  GST_PAD_PROBE_INFO_DATA(info) = opened;
+  return GST_PAD_PROBE_OK;
+}
+
+void reel_decode_from_the_keyframe(GstPad *decoder_sink) {
+  gst_pad_add_probe(decoder_sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, open_segment_back, NULL, NULL);
+}

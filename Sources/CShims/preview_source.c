@@ -4,8 +4,15 @@
 // where an accurate seek decodes up to a whole group of pictures (0.4-1.2 s measured). Only the
 // picture is decoded: sound and subtitle streams are never given a decoder. The newest request
 // wins; those made while one is decoded are dropped but the last.
+// The pipeline opens when asked to get ready (the pointer moved: a seek may come), as opening
+// costs 200-300 ms, and closes after `idle_ms` without use, giving back its decoder's frames.
+// Its decoding threads run at a lower priority than playback's: a preview may wait, a frame may not.
+#define _GNU_SOURCE // gettid
 #include "CShims.h"
 #include "tsan_order.h"
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 struct ReelPreviewSource {
   gchar *uri;
@@ -15,7 +22,12 @@ struct ReelPreviewSource {
   GDestroyNotify notify;
   GMutex lock;
   GCond changed;
-  gint64 wanted;   // the time asked for, -1 when none; under `lock`
+  gint64 idle_us;
+  // Under `lock`:
+  gint64 wanted;     // the time asked for, -1 when none
+  gint64 last_use;   // monotonic time of the last request or call to get ready
+  gboolean get_ready;
+  gboolean open;     // whether the pipeline is open
   gboolean closing;
 };
 
@@ -36,10 +48,75 @@ static void link_picture(GstElement *source, GstPad *pad, gpointer converter) {
   if (caps) gst_caps_unref(caps);
 }
 
-// A preview decodes one frame at a time: one decoding thread, not one a core, beside playback.
-static void one_thread_a_decoder(GstBin *bin, GstBin *child, GstElement *element, gpointer data) {
+// A preview decodes one frame at a time: one decoding thread, not one a core, beside playback;
+// the keyframe, not the frames after it (see gst_workarounds.c).
+static void on_element_added(GstBin *bin, GstBin *child, GstElement *element, gpointer data) {
   (void)bin; (void)child; (void)data;
+  GstElementFactory *factory = gst_element_get_factory(element);
+  const gchar *klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : NULL;
+  if (!klass || !strstr(klass, "Decoder") || !strstr(klass, "Video")) return;
   if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), "max-threads")) g_object_set(element, "max-threads", 1, NULL);
+  GstPad *sink = gst_element_get_static_pad(element, "sink");
+  if (sink) {
+    reel_decode_from_the_keyframe(sink);
+    gst_object_unref(sink);
+  }
+}
+
+// The preview pipeline's tasks (demuxer, queues: the decoding ones) each get a thread of their
+// own at a background priority, ended with the task. Not GStreamer's default pool: it lends
+// GLib's shared threads, and one given back would keep the lower priority (an unprivileged
+// thread cannot raise it again) for the playing pipeline.
+typedef struct { GstTaskPool parent; } PreviewTaskPool;
+typedef struct { GstTaskPoolClass parent; } PreviewTaskPoolClass;
+G_DEFINE_TYPE(PreviewTaskPool, preview_task_pool, GST_TYPE_TASK_POOL)
+
+typedef struct { GstTaskPoolFunction function; gpointer data; } Job;
+
+static gpointer run_job(gpointer data) {
+  Job job = *(Job *)data;
+  g_free(data);
+  setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+  job.function(job.data);
+  return NULL;
+}
+
+// Detached: GstTask's join waits for its function to return by itself.
+static gpointer push_job(GstTaskPool *pool, GstTaskPoolFunction function, gpointer data, GError **error) {
+  (void)pool;
+  Job *job = g_new(Job, 1);
+  *job = (Job){function, data};
+  GThread *thread = g_thread_try_new("reel-preview-task", run_job, job, error);
+  if (!thread) {
+    g_free(job);
+    return NULL;
+  }
+  g_thread_unref(thread);
+  return GINT_TO_POINTER(1);
+}
+
+static void no_pool(GstTaskPool *pool, GError **error) { (void)pool; (void)error; }
+static void no_cleanup(GstTaskPool *pool) { (void)pool; }
+static void no_join(GstTaskPool *pool, gpointer id) { (void)pool; (void)id; }
+
+static void preview_task_pool_class_init(PreviewTaskPoolClass *klass) {
+  klass->parent.prepare = no_pool;
+  klass->parent.cleanup = no_cleanup;
+  klass->parent.push = push_job;
+  klass->parent.join = no_join;
+}
+static void preview_task_pool_init(PreviewTaskPool *pool) { (void)pool; }
+
+static GstBusSyncReply pool_new_tasks(GstBus *bus, GstMessage *message, gpointer pool) {
+  (void)bus;
+  GstStreamStatusType type;
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_STREAM_STATUS) {
+    gst_message_parse_stream_status(message, &type, NULL);
+    const GValue *task = gst_message_get_stream_status_object(message);
+    if (type == GST_STREAM_STATUS_TYPE_CREATE && task && G_VALUE_HOLDS(task, GST_TYPE_TASK))
+      gst_task_set_pool(g_value_get_object(task), pool);
+  }
+  return GST_BUS_PASS;
 }
 
 // Until the pipeline is prerolled, fails, or 5 s pass.
@@ -74,30 +151,65 @@ static GstElement *open_pipeline(ReelPreviewSource *self, GstElement **sink) {
   gst_element_link_many(converter, filter, *sink, NULL);
   g_signal_connect(source, "autoplug-continue", G_CALLBACK(decode_picture_only), NULL);
   g_signal_connect(source, "pad-added", G_CALLBACK(link_picture), converter);
-  g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(one_thread_a_decoder), NULL);
+  g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(on_element_added), NULL);
+  GstBus *bus = gst_element_get_bus(pipeline);
+  gst_bus_set_sync_handler(bus, pool_new_tasks, gst_object_ref_sink(g_object_new(preview_task_pool_get_type(), NULL)),
+                           gst_object_unref);
+  gst_object_unref(bus);
   return pipeline;
+}
+
+static void close_pipeline(GstElement **pipeline) {
+  if (!*pipeline) return;
+  gst_element_set_state(*pipeline, GST_STATE_NULL);
+  gst_object_unref(*pipeline);
+  *pipeline = NULL;
+}
+
+static void set_open(ReelPreviewSource *self, gboolean open) {
+  g_mutex_lock(&self->lock);
+  ordered_after(self);
+  self->open = open;
+  ordered_before(self);
+  g_mutex_unlock(&self->lock);
 }
 
 static gpointer run(gpointer data) {
   ReelPreviewSource *self = data;
-  GstElement *sink = NULL;
-  GstElement *pipeline = open_pipeline(self, &sink);
-  gboolean ready = pipeline && gst_element_set_state(pipeline, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE &&
-                   prerolled(pipeline);
+  GstElement *pipeline = NULL, *sink = NULL;
+  gboolean ready = FALSE;
   for (;;) {
     g_mutex_lock(&self->lock);
     ordered_after(self);
-    while (self->wanted < 0 && !self->closing) {
+    gboolean idle = FALSE;
+    while (self->wanted < 0 && !self->get_ready && !self->closing && !idle) {
       ordered_before(self);
-      g_cond_wait(&self->changed, &self->lock);
+      if (!pipeline)
+        g_cond_wait(&self->changed, &self->lock);
+      else
+        g_cond_wait_until(&self->changed, &self->lock, self->last_use + self->idle_us);
       ordered_after(self);
+      idle = pipeline && g_get_monotonic_time() >= self->last_use + self->idle_us;
     }
     gint64 wanted = self->wanted;
     self->wanted = -1;
+    self->get_ready = FALSE;
     gboolean closing = self->closing;
     ordered_before(self);
     g_mutex_unlock(&self->lock);
     if (closing) break;
+    if (idle) {
+      close_pipeline(&pipeline);
+      set_open(self, FALSE);
+      continue;
+    }
+    if (!pipeline) {
+      pipeline = open_pipeline(self, &sink);
+      ready = pipeline && gst_element_set_state(pipeline, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE &&
+              prerolled(pipeline);
+      set_open(self, pipeline != NULL);
+    }
+    if (wanted < 0) continue;
     GstSample *sample = NULL;
     if (ready && gst_element_seek(pipeline, 1.0, GST_FORMAT_TIME,
                                   GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT | GST_SEEK_FLAG_SNAP_BEFORE,
@@ -105,10 +217,7 @@ static gpointer run(gpointer data) {
       sample = gst_app_sink_try_pull_preroll(GST_APP_SINK(sink), 0);
     self->callback(sample, wanted, self->user_data);
   }
-  if (pipeline) {
-    gst_element_set_state(pipeline, GST_STATE_NULL);
-    gst_object_unref(pipeline);
-  }
+  close_pipeline(&pipeline);
   if (self->notify) self->notify(self->user_data);
   g_mutex_clear(&self->lock);
   g_cond_clear(&self->changed);
@@ -117,11 +226,12 @@ static gpointer run(gpointer data) {
   return NULL;
 }
 
-ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, ReelPreviewCallback callback,
+ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, gint idle_ms, ReelPreviewCallback callback,
                                            gpointer user_data, GDestroyNotify notify) {
   ReelPreviewSource *self = g_new0(ReelPreviewSource, 1);
   self->uri = g_strdup(uri);
   self->width = width;
+  self->idle_us = (gint64)idle_ms * 1000;
   self->callback = callback;
   self->user_data = user_data;
   self->notify = notify;
@@ -136,9 +246,33 @@ void reel_preview_source_request(ReelPreviewSource *self, gint64 position) {
   g_mutex_lock(&self->lock);
   ordered_after(self);
   self->wanted = MAX(position, 0);
+  self->last_use = g_get_monotonic_time();
   g_cond_signal(&self->changed);
   ordered_before(self);
   g_mutex_unlock(&self->lock);
+}
+
+// Opens the pipeline if it is not, and keeps it open `idle_ms` longer; the thread is woken only
+// to open it (a pointer moving calls this at every step).
+void reel_preview_source_get_ready(ReelPreviewSource *self) {
+  g_mutex_lock(&self->lock);
+  ordered_after(self);
+  self->last_use = g_get_monotonic_time();
+  if (!self->open) {
+    self->get_ready = TRUE;
+    g_cond_signal(&self->changed);
+  }
+  ordered_before(self);
+  g_mutex_unlock(&self->lock);
+}
+
+gboolean reel_preview_source_is_open(ReelPreviewSource *self) {
+  g_mutex_lock(&self->lock);
+  ordered_after(self);
+  gboolean open = self->open;
+  ordered_before(self);
+  g_mutex_unlock(&self->lock);
+  return open;
 }
 
 // Returns at once; the thread ends after the decode under way, if any (whose callback may

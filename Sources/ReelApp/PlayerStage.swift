@@ -159,6 +159,7 @@ final class PlayerStage {
             defer { last = point }
             if let last, abs(last.x - point.x) < 1, abs(last.y - point.y) < 1 { return }
             self?.showControls()
+            self?.preview.getReady()
         }
         gtk_widget_add_controller(widget, motion)
     }

@@ -17,5 +17,7 @@ extension PlayerWindow: DiagnosableWindow {
     var seekPreview: Widget { stage.preview.widget }
     var seekPreviewText: String { stage.preview.text }
     var seekPreviewShowsFrame: Bool { stage.preview.showsFrame }
-    var seekPreviewTimes: (shows: Double, frame: Double) { (stage.preview.time ?? -1, stage.preview.frameShownFor ?? -1) }
+    var seekPreviewTimes: (shows: Double, frame: Double, frameShownAt: Int64) {
+        (stage.preview.time ?? -1, stage.preview.frameShownFor?.time ?? -1, stage.preview.frameShownFor?.at ?? -1)
+    }
 }

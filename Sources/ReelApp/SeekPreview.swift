@@ -20,11 +20,12 @@ final class SeekPreview {
     private let timeLabel = UI.label(classes: ["reel-time"])
     private let chapterLabel = UI.label()
     private let model: PlayerModel
-    /// The current item's frames (made at its first preview), and the time the preview shows.
+    /// The current item's frames (made when the pointer first moves over it), and the time the preview shows.
     private var frames: (uri: String, source: PreviewFrames)?
     private(set) var time: Seconds?
-    /// The time the frame on show was asked for: `time` once the frame for it has come.
-    private(set) var frameShownFor: Seconds?
+    /// The time the frame on show was asked for (`time` once the frame for it has come), and
+    /// when it was shown (monotonic µs).
+    private(set) var frameShownFor: (time: Seconds, at: Int64)?
     private var restTimer: ScheduledAction?
 
     static let frameWidth = 160
@@ -73,7 +74,7 @@ final class SeekPreview {
         if let source, moved {
             if let texture = source.cached(at: time) {
                 gtk_picture_set_paintable(gcast(picture), gcast(texture))
-                frameShownFor = time
+                frameShownFor = (time, Int64(g_get_monotonic_time()))
                 restTimer = nil
             } else {
                 restTimer = GLibScheduler().schedule(after: Self.restDelay) { [weak self] in
@@ -96,13 +97,18 @@ final class SeekPreview {
         gtk_widget_set_visible(widget, 0)
     }
 
+    /// The pointer moved over the video: a seek may come, so the frames' pipeline is opened.
+    func getReady() {
+        previewSource()?.getReady()
+    }
+
     /// The item changed: its frames are another's.
     func itemChanged() {
         if frames?.uri != model.currentItem?.uri { frames = nil }
         hide()
     }
 
-    /// The current item's frames, made at its first preview; nil where there are none to show.
+    /// The current item's frames, made when first needed; nil where there are none to show.
     private func previewSource() -> PreviewFrames? {
         guard let item = model.currentItem, item.isLocalFile, model.canSeek, let media = model.media, media.hasVideo else { return nil }
         if let frames, frames.uri == item.uri { return frames.source }
@@ -111,7 +117,7 @@ final class SeekPreview {
         source.onFrame = { [weak self, unowned source] _, _ in
             guard let self, let time = self.time, self.isShown, let texture = source.cached(at: time) else { return }
             gtk_picture_set_paintable(gcast(self.picture), gcast(texture))
-            self.frameShownFor = time
+            self.frameShownFor = (time, Int64(g_get_monotonic_time()))
         }
         frames = (item.uri, source)
         return source

@@ -42,7 +42,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="PreviewShown" type="b" access="read"/>
       <property name="PreviewText" type="s" access="read"/>
       <property name="PreviewFrame" type="b" access="read"/>
-      <property name="PreviewTimes" type="(dd)" access="read"/>
+      <property name="PreviewTimes" type="(ddx)" access="read"/>
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
@@ -102,8 +102,8 @@ final class DebugInterface: DBusObjectHandler {
         case "PreviewText": return .string(window()?.seekPreviewText ?? "")
         case "PreviewFrame": return .bool(window()?.seekPreviewShowsFrame ?? false)
         case "PreviewTimes":
-            let times = window()?.seekPreviewTimes ?? (shows: -1, frame: -1)
-            return .tuple([.double(times.shows), .double(times.frame)])
+            let times = window()?.seekPreviewTimes ?? (shows: -1, frame: -1, frameShownAt: -1)
+            return .tuple([.double(times.shows), .double(times.frame), .int64(times.frameShownAt)])
         case "ControlBounds":
             return .dictionary((window()?.controlBounds ?? []).map { ($0.0, .tuple($0.1.map { .double($0) })) })
         default: return nil

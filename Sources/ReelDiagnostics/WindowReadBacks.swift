@@ -32,8 +32,9 @@ public protocol DiagnosableWindow: AnyObject {
     var seekPreview: DiagnosedWidget { get }
     var seekPreviewText: String { get }
     var seekPreviewShowsFrame: Bool { get }
-    /// The time the preview is of, and the time its frame was asked for (-1: none).
-    var seekPreviewTimes: (shows: Double, frame: Double) { get }
+    /// The time the preview is of, the time its frame was asked for, and when (monotonic
+    /// microseconds) that frame was shown (-1: none).
+    var seekPreviewTimes: (shows: Double, frame: Double, frameShownAt: Int64) { get }
 }
 
 extension DiagnosableWindow {

@@ -31,10 +31,11 @@ public final class PreviewFrames {
 
     private struct Sample: @unchecked Sendable { let pointer: OpaquePointer? }
 
-    public init(uri: String, width: Int) {
+    /// `idle`: how long the pipeline stays open unused (it is reopened on demand).
+    public init(uri: String, width: Int, idle: Seconds = 10) {
         let delivery = Delivery()
-        source = reel_preview_source_new(uri, gint(width), Self.deliver, Unmanaged.passRetained(delivery).toOpaque(),
-                                         Self.release)
+        source = reel_preview_source_new(uri, gint(width), gint(idle * 1000), Self.deliver,
+                                         Unmanaged.passRetained(delivery).toOpaque(), Self.release)
         delivery.owner = self
     }
 
@@ -58,6 +59,12 @@ public final class PreviewFrames {
     public func cached(at time: Seconds) -> OpaquePointer? {
         cache.first { $0.keyframe <= time + 1e-6 && time <= $0.covers + 1e-6 }?.texture.pointer
     }
+
+    /// Opens the pipeline ahead of a request (opening costs 200-300 ms), if it is not open.
+    public func getReady() { reel_preview_source_get_ready(source) }
+
+    /// Whether the pipeline is open.
+    public var isOpen: Bool { reel_preview_source_is_open(source) != 0 }
 
     /// Asks for the frame for `time`; `onFrame` gets it (a later request replaces an earlier one
     /// not yet started).

@@ -54,4 +54,54 @@ final class PreviewFramesTests: XCTestCase {
             waitUntil("a frame") { frame != nil }
         }
     }
+
+    /// This process's threads (their names) whose nice value is `nice`.
+    private func threads(atNice nice: Int) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task -> String? in
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            // After the name: the state is field 3, the nice value field 19.
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return Int(fields[16]) == nice ? String(stat[stat.index(after: open)..<close]) : nil
+        }
+    }
+
+    /// Got ready (the pointer moved), the pipeline opens before any request; unused, it closes,
+    /// and a request opens it again. Its decoding threads run at a lower priority, and end with
+    /// it: none is given back to GLib's shared pool, whose threads playback also uses.
+    func testThePipelineOpensWhenGotReadyAndClosesWhenUnused() async {
+        GStreamer.initialize()
+        let frames = PreviewFrames(uri: Paths.mediaURI("chapters.mkv"), width: 64, idle: 1)
+        XCTAssertFalse(frames.isOpen, "nothing opened before it is needed")
+        frames.getReady()
+        waitUntil("the pipeline open") { frames.isOpen }
+        XCTAssertEqual(threads(atNice: 10).filter { $0.hasPrefix("matroskademux") || $0.hasPrefix("multiqueue") }.count, 4,
+                       "the demuxer's and the queues' (the decoders') threads at a background priority: \(threads(atNice: 10))")
+        waitUntil("the pipeline closed once unused") { !frames.isOpen }
+        waitUntil("its threads ended, none kept at the lower priority") { threads(atNice: 10).isEmpty }
+
+        var received: [(Seconds, OpaquePointer)] = []
+        frames.onFrame = { received.append(($0, $1)) }
+        frames.request(at: 2)
+        waitUntil("a frame for 2 s, the pipeline opened again") { !received.isEmpty }
+        guard let (_, texture) = received.first else { return }
+        let red = middle(texture)
+        XCTAssertTrue(red.r > 200 && red.g < 60 && red.b < 60, "the beginning's red: \(red)")
+        XCTAssertTrue(frames.isOpen)
+    }
+
+    /// In an MP4 with sound, the frame for a keyframe's very time is a keyframe's, decoded
+    /// alone: qtdemux (1.22) snaps that seek to the sound sample before, whose keyframe is the
+    /// one a second earlier, and starts the segment at the sample, and the decoder decoded a
+    /// second of frames to reach it (clip-h264.mp4 has a keyframe every second).
+    func testAFrameAtAKeyframesTimeIsAKeyframesAlone() async {
+        GStreamer.initialize()
+        let frames = PreviewFrames(uri: Paths.mediaURI("clip-h264.mp4"), width: 64)
+        var received = false
+        frames.onFrame = { _, _ in received = true }
+        frames.request(at: 2)
+        waitUntil("a frame for 2 s") { received }
+        XCTAssertNotNil(frames.cached(at: 1.1), "the frame is the keyframe at 1 s, which stands for 1.1 s too")
+    }
 }

@@ -165,11 +165,16 @@ void reel_grab_frame(const char *uri, gint64 position, ReelFrameGrabCallback don
 // Seek-bar previews of `uri` (see preview_source.c): frames `width` pixels wide, BGRA, from the
 // keyframe at or before each time requested. `callback` runs on the source's own thread with
 // the sample (NULL when there is none; the callee unrefs it) and the time it was asked for.
+// Its pipeline opens on a request or `get_ready`, and closes after `idle_ms` without either.
 typedef struct ReelPreviewSource ReelPreviewSource;
 typedef void (*ReelPreviewCallback)(GstSample *sample, gint64 requested, gpointer user_data);
-ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, ReelPreviewCallback callback,
+ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, gint idle_ms, ReelPreviewCallback callback,
                                            gpointer user_data, GDestroyNotify notify);
 void reel_preview_source_request(ReelPreviewSource *self, gint64 position);
+// Makes a key-unit seek's decoder start its output at the keyframe (see gst_workarounds.c).
+void reel_decode_from_the_keyframe(GstPad *decoder_sink);
+void reel_preview_source_get_ready(ReelPreviewSource *self);
+gboolean reel_preview_source_is_open(ReelPreviewSource *self);
 // Ends the source on its own thread (a decode under way may still call back); `notify` last.
 void reel_preview_source_close(ReelPreviewSource *self);
 
