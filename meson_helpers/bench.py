@@ -412,6 +412,13 @@ class GstBaseline(Player):
 
 # ---- the benchmark ------------------------------------------------------------------------
 
+def dropped_share(c0, c1, fps=30):
+    """Frames dropped (%) between two readings of Reel's frame counters (shown, dropped, position):
+    whole frames, as the position and the count are not read at the same instant."""
+    played = c1[2] - c0[2]
+    return 100 * max(0, round(played * fps - (c1[0] - c0[0]))) / (played * fps) if played > 0 else None
+
+
 class Bench:
     def __init__(self, args):
         self.args = args
@@ -532,7 +539,7 @@ class Bench:
             played = c1[2] - c0[2]
             expected = played * fps
             if c0[0] is not None:
-                dropped = max(0.0, expected - (c1[0] - c0[0]))
+                dropped = max(0, round(expected - (c1[0] - c0[0])))
             else:
                 dropped = c1[1] - c0[1]
             self.record(p.label, f"frames dropped {key} (%)", 100 * dropped / expected if expected else None)
@@ -569,24 +576,37 @@ class Bench:
             y = wy + int(trough[1] + trough[3] / 2)
             length = self.bus.get(p.mpris_name(), "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player",
                                   "Metadata")["mpris:length"] / 1e6
-            c0 = p.frame_counters()
-            for frac in [0.15, 0.35, 0.55, 0.75, 0.3, 0.6, 0.45, 0.85]:
+            # Each place a new keyframe (a decode each): the most a hovering pointer can cost.
+            places = [0.15, 0.35, 0.55, 0.75, 0.3, 0.6, 0.45, 0.85] if a.short else \
+                [0.1 + (0.37 * i) % 0.8 for i in range(30)]
+            c0, hover0 = p.frame_counters(), time.monotonic()
+            for frac in places:
                 run("xdotool", "mousemove", str(wx + int(trough[0] + frac * trough[2])), str(y))
                 rested = time.monotonic_ns()
                 deadline = time.monotonic() + 3
                 while time.monotonic() < deadline:
-                    shows, frame = self.bus.get(*debug, "PreviewTimes")
+                    times = self.bus.get(*debug, "PreviewTimes")
+                    shows, frame = times[:2]
                     if shows >= 0 and abs(frame - shows) < 1e-6 and abs(shows / length - frac) < 0.05:
-                        self.record(p.label, "preview: frame after the pointer rests (ms)", (time.monotonic_ns() - rested) / 1e6)
+                        # Reel notes when it showed the frame (both clocks are CLOCK_MONOTONIC):
+                        # asking seldom keeps the asking from costing Reel frames. (Builds
+                        # before 3 December did not: the time it is seen here, then.)
+                        shown = times[2] / 1e3 if len(times) > 2 else time.monotonic_ns() / 1e6
+                        self.record(p.label, "preview: frame after the pointer rests (ms)", shown - rested / 1e6)
                         break
-                    time.sleep(0.005)
+                    time.sleep(0.05)
                 else:
                     log(f"{p.label}: no preview frame at {frac:.0%} of the slider")
                 time.sleep(0.4)
-            c1 = p.frame_counters()
-            played = c1[2] - c0[2]
-            self.record(p.label, "preview: frames dropped while hovering (%)",
-                        100 * max(0.0, played * 30 - (c1[0] - c0[0])) / (played * 30) if played > 0 else None)
+            c1, hovered = p.frame_counters(), time.monotonic() - hover0
+            self.record(p.label, "preview: frames dropped while hovering (%)", dropped_share(c0, c1))
+            # The same time with the pointer away, over the video: the clip's own drops, to compare.
+            run("xdotool", "mousemove", str(wx + 300), str(wy + 200))
+            c0 = p.frame_counters()
+            time.sleep(hovered)
+            self.record(p.label, "preview: frames dropped, pointer away as long (%)", dropped_share(c0, p.frame_counters()))
+            run("xdotool", "mousemove", str(wx + int(trough[0] + 0.5 * trough[2])), str(y))
+            time.sleep(a.settle)
             rest = measure_cpu(p.pid, a.window)
             run("xdotool", "mousemove", str(wx + 300), str(wy + 200))
             time.sleep(a.settle)
@@ -673,7 +693,7 @@ class Bench:
             time.sleep(a.window)
             c1, cpu1, w1 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
             expected = (c1[2] - c0[2]) * 30
-            dropped = max(0.0, expected - (c1[0] - c0[0])) if c0[0] is not None else c1[1] - c0[1]
+            dropped = max(0, round(expected - (c1[0] - c0[0]))) if c0[0] is not None else c1[1] - c0[1]
             self.record(p.label, "2160p30: CPU visible 960×540", (cpu1 - cpu0) / (w1 - w0))
             self.record(p.label, "2160p30: frames dropped (%)", 100 * dropped / expected if expected else None)
             self.record(p.label, "2160p30: peak RSS (MB)", peak_rss_mb(p.pid))
@@ -742,6 +762,8 @@ class Bench:
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
                     order.append(("rate", name))
                     order.append(("learner", name))
+        if a.only:
+            order = [job for job in order if job[0] in a.only.split(",")]
         for i, job in enumerate(order):
             log(f"[{i + 1}/{len(order)}] {' '.join(str(x) for x in job[:2])} {os.path.basename(job[2]) if len(job) > 2 else ''}")
             try:
@@ -875,6 +897,8 @@ def main():
     ap.add_argument("--seeks", type=int, help="seeks per run")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
     ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
+    ap.add_argument("--only", help="comma-separated kinds of run to take, of main, drop, uhd, preview, rate, learner, long "
+                    "(for an A/B of one change; the full bench takes them all)")
     a = ap.parse_args()
     if a.players is None:
         a.players = "reel,gtkvideo,mpv-gpu,audio-only" if a.desktop == "gnome" else \
