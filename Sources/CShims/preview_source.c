@@ -183,11 +183,12 @@ static gpointer run(gpointer data) {
     ordered_after(self);
     gboolean idle = FALSE;
     while (self->wanted < 0 && !self->get_ready && !self->closing && !idle) {
+      gint64 deadline = self->last_use + self->idle_us;
       ordered_before(self);
       if (!pipeline)
         g_cond_wait(&self->changed, &self->lock);
       else
-        g_cond_wait_until(&self->changed, &self->lock, self->last_use + self->idle_us);
+        g_cond_wait_until(&self->changed, &self->lock, deadline);
       ordered_after(self);
       idle = pipeline && g_get_monotonic_time() >= self->last_use + self->idle_us;
     }
