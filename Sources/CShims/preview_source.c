@@ -31,6 +31,20 @@ struct ReelPreviewSource {
   gboolean closing;
 };
 
+// `lock` taken and released, with what it orders told to ThreadSanitizer.
+static void hold(ReelPreviewSource *self) {
+  g_mutex_lock(&self->lock);
+  ordered_after(self);
+}
+
+static void release(ReelPreviewSource *self) {
+  ordered_before(self);
+  g_mutex_unlock(&self->lock);
+}
+
+// When the pipeline, open, has been unused long enough to close; under `lock`.
+static gint64 idle_from(ReelPreviewSource *self) { return self->last_use + self->idle_us; }
+
 static gboolean decode_picture_only(GstElement *bin, GstPad *pad, GstCaps *caps, gpointer data) {
   (void)bin; (void)pad; (void)data;
   const gchar *name = gst_structure_get_name(gst_caps_get_structure(caps, 0));
@@ -167,11 +181,9 @@ static void close_pipeline(GstElement **pipeline) {
 }
 
 static void set_open(ReelPreviewSource *self, gboolean open) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
+  hold(self);
   self->open = open;
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
+  release(self);
 }
 
 static gpointer run(gpointer data) {
@@ -179,25 +191,23 @@ static gpointer run(gpointer data) {
   GstElement *pipeline = NULL, *sink = NULL;
   gboolean ready = FALSE;
   for (;;) {
-    g_mutex_lock(&self->lock);
-    ordered_after(self);
+    hold(self);
     gboolean idle = FALSE;
     while (self->wanted < 0 && !self->get_ready && !self->closing && !idle) {
-      gint64 deadline = self->last_use + self->idle_us;
+      gint64 deadline = idle_from(self);
       ordered_before(self);
       if (!pipeline)
         g_cond_wait(&self->changed, &self->lock);
       else
         g_cond_wait_until(&self->changed, &self->lock, deadline);
       ordered_after(self);
-      idle = pipeline && g_get_monotonic_time() >= self->last_use + self->idle_us;
+      idle = pipeline && g_get_monotonic_time() >= idle_from(self);
     }
     gint64 wanted = self->wanted;
     self->wanted = -1;
     self->get_ready = FALSE;
     gboolean closing = self->closing;
-    ordered_before(self);
-    g_mutex_unlock(&self->lock);
+    release(self);
     if (closing) break;
     if (idle) {
       close_pipeline(&pipeline);
@@ -244,45 +254,37 @@ ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, gint idl
 }
 
 void reel_preview_source_request(ReelPreviewSource *self, gint64 position) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
+  hold(self);
   self->wanted = MAX(position, 0);
   self->last_use = g_get_monotonic_time();
   g_cond_signal(&self->changed);
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
+  release(self);
 }
 
 // Opens the pipeline if it is not, and keeps it open `idle_ms` longer; the thread is woken only
 // to open it (a pointer moving calls this at every step).
 void reel_preview_source_get_ready(ReelPreviewSource *self) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
+  hold(self);
   self->last_use = g_get_monotonic_time();
   if (!self->open) {
     self->get_ready = TRUE;
     g_cond_signal(&self->changed);
   }
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
+  release(self);
 }
 
 gboolean reel_preview_source_is_open(ReelPreviewSource *self) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
+  hold(self);
   gboolean open = self->open;
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
+  release(self);
   return open;
 }
 
 // Returns at once; the thread ends after the decode under way, if any (whose callback may
 // still come), stops the pipeline and frees the source, `notify` last.
 void reel_preview_source_close(ReelPreviewSource *self) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
+  hold(self);
   self->closing = TRUE;
   g_cond_signal(&self->changed);
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
+  release(self);
 }

@@ -73,8 +73,7 @@ final class SeekPreview {
         gtk_widget_set_visible(picture, source == nil ? 0 : 1)
         if let source, moved {
             if let texture = source.cached(at: time) {
-                gtk_picture_set_paintable(gcast(picture), gcast(texture))
-                frameShownFor = (time, Int64(g_get_monotonic_time()))
+                showFrame(texture, for: time)
                 restTimer = nil
             } else {
                 restTimer = GLibScheduler().schedule(after: Self.restDelay) { [weak self] in
@@ -97,6 +96,11 @@ final class SeekPreview {
         gtk_widget_set_visible(widget, 0)
     }
 
+    private func showFrame(_ texture: OpaquePointer, for time: Seconds) {
+        gtk_picture_set_paintable(gcast(picture), gcast(texture))
+        frameShownFor = (time, Int64(g_get_monotonic_time()))
+    }
+
     /// The pointer moved over the video: a seek may come, so the frames' pipeline is opened.
     func getReady() {
         previewSource()?.getReady()
@@ -116,8 +120,7 @@ final class SeekPreview {
         // A frame for a time the pointer has left is only cached.
         source.onFrame = { [weak self, unowned source] _, _ in
             guard let self, let time = self.time, self.isShown, let texture = source.cached(at: time) else { return }
-            gtk_picture_set_paintable(gcast(self.picture), gcast(texture))
-            self.frameShownFor = (time, Int64(g_get_monotonic_time()))
+            self.showFrame(texture, for: time)
         }
         frames = (item.uri, source)
         return source
