@@ -173,6 +173,9 @@ final class ReelApplication {
         }
     }
 
+    /// Whether this process only handed its command line to the Reel already running.
+    var handedOver: Bool { g_application_get_is_remote(gcast(app)) != 0 }
+
     // MARK: Start-up (primary instance only)
 
     private func startUp() {
