@@ -152,6 +152,11 @@ final class PlayerStage {
     private func installPointerWatch() {
         let motion = gtk_event_controller_motion_new()!
         var last: (x: Double, y: Double)?
+        // Entering is not moving: a window shown or restored under a resting pointer gets an
+        // enter and then motion at the same place (which opened a second decoder, 30 MB at 1080p).
+        connectMainSignal(UnsafeMutableRawPointer(motion), "enter") { args in
+            last = (x: args.double(1), y: args.double(2))
+        }
         connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
             // Only a pointer that moved: GTK (4.8) also reports motion at a resting pointer
             // whenever the layout under it changes — on Wayland with every tick of the time label.
