@@ -151,18 +151,21 @@ final class PlayerStage {
 
     private func installPointerWatch() {
         let motion = gtk_event_controller_motion_new()!
-        var last: (x: Double, y: Double)?
-        // Entering is not moving: a window shown or restored under a resting pointer gets an
-        // enter and then motion at the same place (which opened a second decoder, 30 MB at 1080p).
-        connectMainSignal(UnsafeMutableRawPointer(motion), "enter") { args in
-            last = (x: args.double(1), y: args.double(2))
+        // Where the pointer was over a stage of what size: only a pointer that moved over an
+        // unchanged stage counts. GTK (4.8) also reports motion at a resting pointer whenever
+        // the layout under it changes (on Wayland with every tick of the time label), when the
+        // window is shown or restored under it, and when fullscreen moves the stage under it;
+        // those opened the previews' decoder for nothing (30 MB at 1080p).
+        var last: (x: Double, y: Double, width: Int32, height: Int32)?
+        let place = { [widget] (args: SignalArguments) in
+            (x: args.double(1), y: args.double(2), width: gtk_widget_get_width(widget), height: gtk_widget_get_height(widget))
         }
+        connectMainSignal(UnsafeMutableRawPointer(motion), "enter") { args in last = place(args) }
         connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
-            // Only a pointer that moved: GTK (4.8) also reports motion at a resting pointer
-            // whenever the layout under it changes — on Wayland with every tick of the time label.
-            let point = (x: args.double(1), y: args.double(2))
-            defer { last = point }
-            if let last, abs(last.x - point.x) < 1, abs(last.y - point.y) < 1 { return }
+            let now = place(args)
+            defer { last = now }
+            guard let last, last.width == now.width, last.height == now.height,
+                  abs(last.x - now.x) >= 1 || abs(last.y - now.y) >= 1 else { return }
             self?.showControls()
             self?.preview.getReady()
         }
