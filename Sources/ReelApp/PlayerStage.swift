@@ -151,23 +151,27 @@ final class PlayerStage {
 
     private func installPointerWatch() {
         let motion = gtk_event_controller_motion_new()!
-        // Where the pointer was over a stage of what size: only a pointer that moved over an
-        // unchanged stage counts. GTK (4.8) also reports motion at a resting pointer whenever
-        // the layout under it changes (on Wayland with every tick of the time label), when the
-        // window is shown or restored under it, and when fullscreen moves the stage under it;
-        // those opened the previews' decoder for nothing (30 MB at 1080p).
-        var last: (x: Double, y: Double, width: Int32, height: Int32)?
+        // GTK (4.8) also reports motion at a resting pointer whenever the layout under it
+        // changes (on Wayland with every tick of the time label): only a pointer that moved
+        // shows the controls.
+        var lastMotion: (x: Double, y: Double)?
+        // The previews' decoder (30 MB at 1080p) is stricter: a window shown, restored or made
+        // fullscreen under a resting pointer also enters or moves the stage under it, so only
+        // motion away from the last place the pointer was, over a stage of the same size, counts.
+        var lastPlace: (x: Double, y: Double, width: Int32, height: Int32)?
         let place = { [widget] (args: SignalArguments) in
             (x: args.double(1), y: args.double(2), width: gtk_widget_get_width(widget), height: gtk_widget_get_height(widget))
         }
-        connectMainSignal(UnsafeMutableRawPointer(motion), "enter") { args in last = place(args) }
+        connectMainSignal(UnsafeMutableRawPointer(motion), "enter") { args in lastPlace = place(args) }
         connectMainSignal(UnsafeMutableRawPointer(motion), "motion") { [weak self] args in
             let now = place(args)
-            defer { last = now }
-            guard let last, last.width == now.width, last.height == now.height,
-                  abs(last.x - now.x) >= 1 || abs(last.y - now.y) >= 1 else { return }
+            defer { lastMotion = (now.x, now.y); lastPlace = now }
+            if let lastMotion, abs(lastMotion.x - now.x) < 1, abs(lastMotion.y - now.y) < 1 { return }
             self?.showControls()
-            self?.preview.getReady()
+            if let lastPlace, lastPlace.width == now.width, lastPlace.height == now.height,
+               abs(lastPlace.x - now.x) >= 1 || abs(lastPlace.y - now.y) >= 1 {
+                self?.preview.getReady()
+            }
         }
         gtk_widget_add_controller(widget, motion)
     }
