@@ -14,7 +14,7 @@ final class PlayerWindow {
     private let model: PlayerModel
     private(set) var lastToast: String?
     private let header: (bar: Widget, title: Widget, menu: MainMenu)
-    private let toasts: Widget
+    let toasts: Toasts
     /// The empty state, or the player.
     private let content: Widget
     let stage: PlayerStage
@@ -52,9 +52,8 @@ final class PlayerWindow {
         side = SidePanel(model: model) { [weak application] in application?.sidePanelChanged() }
         queueFlap = Self.flap(content: content, flap: side.widget)
 
-        toasts = adw_toast_overlay_new()!
-        adw_toast_overlay_set_child(gcast(toasts), UI.box(GTK_ORIENTATION_VERTICAL, [header.bar, queueFlap]))
-        adw_application_window_set_content(gcast(window), toasts)
+        toasts = Toasts(child: UI.box(GTK_ORIENTATION_VERTICAL, [header.bar, queueFlap]))
+        adw_application_window_set_content(gcast(window), toasts.overlay)
 
         opening = FileOpening(window: window, open: { [weak application] uris in application?.open(uris) },
                               openSubtitles: { uri in model.openSubtitles(uri: uri) },
@@ -228,15 +227,8 @@ final class PlayerWindow {
     }
 
     func showToast(_ message: String, button: String? = nil, action: String? = nil) {
-        // Toast titles are Pango markup: escape, so file names and tags show literally.
         lastToast = message
-        let toast = adw_toast_new(UI.escapeMarkup(message))
-        adw_toast_set_timeout(toast, 8)
-        if let button, let action {
-            adw_toast_set_button_label(toast, button)
-            adw_toast_set_action_name(toast, action)
-        }
-        adw_toast_overlay_add_toast(gcast(toasts), toast)
+        toasts.show(message, button: button, action: action)
     }
 
     func toggleFullscreen() { setFullscreen(!isFullscreen) }

@@ -28,6 +28,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="MemoryReleases" type="t" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
+      <property name="ToastShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
       <property name="ControlBounds" type="a{sv}" access="read"/>
       <property name="MenuOpen" type="b" access="read"/>
@@ -88,6 +89,7 @@ final class DebugInterface: DBusObjectHandler {
         case "MemoryReleases": return .uint64(memoryReleases.withLock { $0 })
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")
+        case "ToastShown": return .string(window()?.toastShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)
         case "MenuOpen": return .bool(window()?.controlMenuOpen ?? false)
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)

@@ -10,6 +10,8 @@ public protocol DiagnosableWindow: AnyObject {
     var window: DiagnosedWidget { get }
     /// What the window tells the user: the error on the video area, else the latest toast.
     var messageShown: String { get }
+    /// The toast on screen now; empty when none is.
+    var toastShown: String { get }
     var bufferingIndicator: DiagnosedWidget { get }
     var controlsRevealer: DiagnosedWidget { get }
     var controlBar: DiagnosedWidget { get }

@@ -113,4 +113,32 @@ final class ReliabilityTests: XCTestCase {
         try app.setProperty("Rate", .variantDouble(1.5))
         eventually("the new speed") { (try? app.property("Rate").doubleValue) == 1.5 }
     }
+
+    /// Escape twice in quick succession over toasts coming one after another: libadwaita 1.2
+    /// freed a toast whose slide-in still ran and crashed when it ended (`Toasts`). Reel lives
+    /// on, and the latest message is the one on screen.
+    func testToastsDismissedInQuickSuccessionNeverCrashReel() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        let latestOnScreen = {
+            let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
+            return !shown.isEmpty && shown == app.debugProperty("MessageShown")?.stringValue
+        }
+        for round in 0..<6 {
+            app.key("shift+l", "shift+l", "shift+l")  // three toasts: the loop's start, its end, cleared
+            // Input pacing: the first toast read, then Escape twice at once.
+            Thread.sleep(forTimeInterval: 0.6)
+            app.key("Escape", "Escape")
+            app.key("shift+l")
+            eventually("one more message on screen", latestOnScreen)
+            app.key("Escape")
+            eventually("the toast gone") { app.debugProperty("ToastShown")?.stringValue == "" }
+            XCTAssertTrue(app.process.isRunning, "round \(round): \(app.crashReports)")
+        }
+        app.key("shift+l")
+        eventually("a toast after them all", latestOnScreen)
+        try app.player("Pause")
+        eventually("Reel still answers") { app.status == "Paused" }
+        XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
+    }
 }
