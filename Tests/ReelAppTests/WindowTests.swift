@@ -277,11 +277,13 @@ final class WindowTests: XCTestCase {
             eventually("at \(t) s", file: file, line: line) { abs(app.position - t) < 0.3 }
             app.revealControls()
             var knob: WindowRect?
-            eventually("the knob drawn where the layout puts it at \(t) s", file: file, line: line) {
+            // Settled: the same bounds twice in a row (on GNOME the first read after a seek could
+            // still be the knob of the time before), and drawn there.
+            eventually("the knob drawn where the layout puts it at \(t) s", interval: 0.15, file: file, line: line) {
                 guard let bounds = app.controlBounds["knob"], let shot = app.screenshot() else { return false }
-                knob = bounds
+                defer { knob = bounds }
                 let p = shot.pixel(bounds.midX, bounds.midY)
-                return p.r > 235 && p.g > 235 && p.b > 235
+                return bounds == knob && abs(app.position - t) < 0.3 && p.r > 235 && p.g > 235 && p.b > 235
             }
             marks.append(Double(knob?.x ?? 0) + Double(knob?.width ?? 0) / 2)
             y = knob?.midY ?? 0
