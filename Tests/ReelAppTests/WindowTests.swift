@@ -38,7 +38,7 @@ final class WindowTests: XCTestCase {
             defer { shown = app.framesShown }
             return app.framesShown == shown
         }
-        let first = try XCTUnwrap(app.screenshot())
+        let first = try XCTUnwrap(app.screenshot("paused-first"))
         let position = app.position
         // An observation window: while paused, nothing on screen may change during it.
         Thread.sleep(forTimeInterval: 1)
