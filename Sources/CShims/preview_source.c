@@ -31,17 +31,6 @@ struct ReelPreviewSource {
   gboolean closing;
 };
 
-// `lock` taken and released, with what it orders told to ThreadSanitizer.
-static void hold(ReelPreviewSource *self) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
-}
-
-static void release(ReelPreviewSource *self) {
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
-}
-
 // When the pipeline, open, has been unused long enough to close; under `lock`.
 static gint64 idle_from(ReelPreviewSource *self) { return self->last_use + self->idle_us; }
 
@@ -181,9 +170,9 @@ static void close_pipeline(GstElement **pipeline) {
 }
 
 static void set_open(ReelPreviewSource *self, gboolean open) {
-  hold(self);
+  lock_ordered(&self->lock, self);
   self->open = open;
-  release(self);
+  unlock_ordered(&self->lock, self);
 }
 
 static gpointer run(gpointer data) {
@@ -191,7 +180,7 @@ static gpointer run(gpointer data) {
   GstElement *pipeline = NULL, *sink = NULL;
   gboolean ready = FALSE;
   for (;;) {
-    hold(self);
+    lock_ordered(&self->lock, self);
     gboolean idle = FALSE;
     while (self->wanted < 0 && !self->get_ready && !self->closing && !idle) {
       gint64 deadline = idle_from(self);
@@ -207,7 +196,7 @@ static gpointer run(gpointer data) {
     self->wanted = -1;
     self->get_ready = FALSE;
     gboolean closing = self->closing;
-    release(self);
+    unlock_ordered(&self->lock, self);
     if (closing) break;
     if (idle) {
       close_pipeline(&pipeline);
@@ -254,37 +243,37 @@ ReelPreviewSource *reel_preview_source_new(const char *uri, gint width, gint idl
 }
 
 void reel_preview_source_request(ReelPreviewSource *self, gint64 position) {
-  hold(self);
+  lock_ordered(&self->lock, self);
   self->wanted = MAX(position, 0);
   self->last_use = g_get_monotonic_time();
   g_cond_signal(&self->changed);
-  release(self);
+  unlock_ordered(&self->lock, self);
 }
 
 // Opens the pipeline if it is not, and keeps it open `idle_ms` longer; the thread is woken only
 // to open it (a pointer moving calls this at every step).
 void reel_preview_source_get_ready(ReelPreviewSource *self) {
-  hold(self);
+  lock_ordered(&self->lock, self);
   self->last_use = g_get_monotonic_time();
   if (!self->open) {
     self->get_ready = TRUE;
     g_cond_signal(&self->changed);
   }
-  release(self);
+  unlock_ordered(&self->lock, self);
 }
 
 gboolean reel_preview_source_is_open(ReelPreviewSource *self) {
-  hold(self);
+  lock_ordered(&self->lock, self);
   gboolean open = self->open;
-  release(self);
+  unlock_ordered(&self->lock, self);
   return open;
 }
 
 // Returns at once; the thread ends after the decode under way, if any (whose callback may
 // still come), stops the pipeline and frees the source, `notify` last.
 void reel_preview_source_close(ReelPreviewSource *self) {
-  hold(self);
+  lock_ordered(&self->lock, self);
   self->closing = TRUE;
   g_cond_signal(&self->changed);
-  release(self);
+  unlock_ordered(&self->lock, self);
 }

@@ -56,16 +56,6 @@ typedef struct {
 // The next flush or item starts at 1.0 exactly.
 #define NEARLY_ONE (1.0 + 1e-9)
 
-static void lock(ReelSinkRate *self) {
-  g_mutex_lock(&self->lock);
-  ordered_after(self);
-}
-
-static void unlock(ReelSinkRate *self) {
-  ordered_before(self);
-  g_mutex_unlock(&self->lock);
-}
-
 static void reset_locked(ReelSinkRate *self) {
   g_array_set_size(self->lines, 1);
   g_array_index(self->lines, Line, 0) = (Line){0, 0, self->wanted};
@@ -77,17 +67,17 @@ ReelSinkRate *reel_sink_rate_new(void) {
   ReelSinkRate *self = g_atomic_rc_box_new0(ReelSinkRate);
   g_mutex_init(&self->lock);
   self->lines = g_array_new(FALSE, FALSE, sizeof(Line));
-  lock(self);
+  lock_ordered(&self->lock, self);
   self->wanted = 1.0;
   reset_locked(self);
-  unlock(self);
+  unlock_ordered(&self->lock, self);
   return self;
 }
 
 static void clear(gpointer data) {
   ReelSinkRate *self = data;
-  lock(self);
-  unlock(self);
+  lock_ordered(&self->lock, self);
+  unlock_ordered(&self->lock, self);
   g_array_unref(self->lines);
   g_mutex_clear(&self->lock);
 }
@@ -95,12 +85,12 @@ static void clear(gpointer data) {
 void reel_sink_rate_unref(ReelSinkRate *self) { g_atomic_rc_box_release_full(self, clear); }
 
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate) {
-  lock(self);
+  lock_ordered(&self->lock, self);
   if (rate > 0 && rate != self->wanted) {
     self->wanted = rate;
     self->change_pending = TRUE;
   }
-  unlock(self);
+  unlock_ordered(&self->lock, self);
 }
 
 // The last line starting at or before upstream running time `t`.
@@ -149,7 +139,7 @@ static void data_arrives(GstPad *pad, PadState *state, GstClockTime pts) {
   if (state->upstream.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID(pts)) return;
   GstClockTime rt = gst_segment_to_running_time(&state->upstream, GST_FORMAT_TIME, pts);
   if (!GST_CLOCK_TIME_IS_VALID(rt)) return;
-  lock(self);
+  lock_ordered(&self->lock, self);
   if (self->change_pending && (state->leads || !self->leader_flowing)) {
     GstClockTime from = MAX(rt, self->furthest);
     Line *last = &g_array_index(self->lines, Line, self->lines->len - 1);
@@ -163,7 +153,7 @@ static void data_arrives(GstPad *pad, PadState *state, GstClockTime pts) {
   guint line = line_at(self, rt);
   gboolean rebase = line != state->line;
   Line target = g_array_index(self->lines, Line, line);
-  unlock(self);
+  unlock_ordered(&self->lock, self);
   if (!rebase) return;
   state->line = line;
   own_segment(&state->upstream, &target, position_at(&state->upstream, target.upstream), &state->own);
@@ -187,12 +177,12 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     // A seek: running time starts again from 0 everywhere.
     gboolean reset_time = FALSE;
     gst_event_parse_flush_stop(event, &reset_time);
-    lock(self);
+    lock_ordered(&self->lock, self);
     if (reset_time && gst_event_get_seqnum(event) != self->flush_seqnum) {
       self->flush_seqnum = gst_event_get_seqnum(event);
       reset_locked(self);
     }
-    unlock(self);
+    unlock_ordered(&self->lock, self);
     gst_segment_init(&state->upstream, GST_FORMAT_UNDEFINED);
     break;
   }
@@ -201,12 +191,12 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     // video, after the window was hidden) keeps its group and joins the map where it is.
     guint group = 0;
     if (!gst_event_parse_group_id(event, &group)) break;
-    lock(self);
+    lock_ordered(&self->lock, self);
     if (group != self->group) {
       self->group = group;
       reset_locked(self);
     }
-    unlock(self);
+    unlock_ordered(&self->lock, self);
     break;
   }
   case GST_EVENT_SEGMENT: {
@@ -216,11 +206,11 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     gst_segment_copy_into(segment, &state->upstream);
     if (segment->format != GST_FORMAT_TIME) break;
     GstClockTime rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, segment->start);
-    lock(self);
+    lock_ordered(&self->lock, self);
     if (state->leads) self->leader_flowing = TRUE;
     guint line = line_at(self, GST_CLOCK_TIME_IS_VALID(rt) ? rt : 0);
     Line target = g_array_index(self->lines, Line, line);
-    unlock(self);
+    unlock_ordered(&self->lock, self);
     state->line = line;
     own_segment(segment, &target, segment->start, &state->own);
     GstEvent *own = gst_event_new_segment(&state->own);
@@ -237,9 +227,9 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
   }
   case GST_EVENT_EOS:
     if (state->leads) {
-      lock(self);
+      lock_ordered(&self->lock, self);
       self->leader_flowing = FALSE;
-      unlock(self);
+      unlock_ordered(&self->lock, self);
     }
     break;
   default:
@@ -260,11 +250,11 @@ static GstPadProbeReturn on_upstream(GstPad *pad, GstPadProbeInfo *info, PadStat
   gst_event_parse_qos(event, &type, &proportion, &diff, &timestamp);
   if (!GST_CLOCK_TIME_IS_VALID(timestamp)) return GST_PAD_PROBE_OK;
   ReelSinkRate *self = state->shared;
-  lock(self);
+  lock_ordered(&self->lock, self);
   guint i = self->lines->len - 1;
   while (i > 0 && g_array_index(self->lines, Line, i).sinks > timestamp) i--;
   Line line = g_array_index(self->lines, Line, i);
-  unlock(self);
+  unlock_ordered(&self->lock, self);
   GstClockTime upstream = line.upstream + (GstClockTime)llround((gdouble)(timestamp - MIN(timestamp, line.sinks)) * line.rate);
   GstClockTimeDiff jitter = (GstClockTimeDiff)llround((gdouble)diff * line.rate);
   // Early by more than the time itself means "at once": the event cannot say more.

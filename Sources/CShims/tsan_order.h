@@ -4,6 +4,8 @@
 // before it is released. Nothing in other builds.
 #pragma once
 
+#include <glib.h>
+
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 void __tsan_acquire(void *address);
@@ -16,3 +18,14 @@ void __tsan_release(void *address);
 #define ordered_after(address) ((void)(address))
 #define ordered_before(address) ((void)(address))
 #endif
+
+// A GMutex taken and released, with what it orders told to ThreadSanitizer (keyed by `owner`).
+static inline void lock_ordered(GMutex *mutex, void *owner) {
+  g_mutex_lock(mutex);
+  ordered_after(owner);
+}
+
+static inline void unlock_ordered(GMutex *mutex, void *owner) {
+  ordered_before(owner);
+  g_mutex_unlock(mutex);
+}
