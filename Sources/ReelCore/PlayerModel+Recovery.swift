@@ -57,14 +57,15 @@ extension PlayerModel {
         case .stalled(attempt: 1):
             notify(.stallRecovery(.flushingSeek, at: position))
             engine.seek(to: position, accurate: true)
-            engine.play()
+            // A pause asked for while GstPlay settled stays a pause.
+            if choices.wantsToPlay { engine.play() } else { engine.pause() }
         case .stalled(attempt: 2):
             notify(.stallRecovery(.reload, at: position))
             let at = position
             resetItemState()
             // Loading again: the engine reports the old pipeline stopping on the way.
             setStatus(.loading)
-            load(item, at: at)
+            load(item, at: at, playing: choices.wantsToPlay)
         case .stalled:
             engine.stop()
             fail(with: PlaybackError(kind: .other, message: String(format: tr("“%@” stopped playing and could not be restarted."), item.displayName)))

@@ -11,7 +11,8 @@ final class StallWatchdog {
         case nothing, stalls
         /// A stream connecting or buffering.
         case data
-        /// A local file loading: it prerolls in well under a second.
+        /// A local file loading: it prerolls in well under a second on a desktop, in seconds
+        /// from a disk waking up or under a sanitizer; `startTimeout` never calls those damaged.
         case start
     }
     enum Finding: Equatable { case stalled(attempt: Int), waitedTooLong }
@@ -19,7 +20,7 @@ final class StallWatchdog {
     static let interval: Seconds = 0.5
     static let stallTimeout: Seconds = 2
     static let attempts = 3
-    static let startTimeout: Seconds = 5
+    static let startTimeout: Seconds = 10
     var waitingTimeout: Seconds = 20
     /// How many stalls were found, for logs and tests.
     private(set) var stalls = 0

@@ -23,8 +23,7 @@ final class LeakCheckTests: XCTestCase {
         for change in 1...6 {
             let before = app.title
             try app.player("Next")
-            // Reel's output if it never comes: on 3 December, one run in three of the ASan build
-            // had an item stall at 0.0 s and the watchdog move on (cause not found yet).
+            // Reel's output if it never comes (what the stall watchdog did, say).
             let changed = eventually("item change \(change) playing", timeout: 20) {
                 app.title != before && app.status == "Playing" && app.position > 0.1
             }
