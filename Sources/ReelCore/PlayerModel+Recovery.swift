@@ -5,7 +5,8 @@ extension PlayerModel {
         if isInGap { return .nothing }
         if status == .loading, currentItem?.isLocalFile ?? false { return .start }
         if isWaitingForData { return .data }
-        return isWatchedForStalls ? .stalls : .nothing
+        guard isWatchedForStalls else { return .nothing }
+        return loaded.pendingSeek == nil ? .stalls : .seeking
     }
 
     /// Buffering, or connecting to a stream: waiting on the network.

@@ -280,6 +280,8 @@ public final class PlayerModel {
         let clamped = min(max(0, target), duration ?? 0)
         // Scrubbing seeks are superseded by the accurate one on release; only that one is awaited.
         if accurate { loaded.pendingSeek = clamped }
+        // The position moved, by the user's hand: the stall watchdog counts from here.
+        watchdog.progressed()
         loaded.position = clamped
         notify(.position)
         if status == .ended || status == .stopped {

@@ -1,14 +1,17 @@
 /// Checks twice a second, while playback is watched, that the position moves (`progressed()`
 /// resets the count), that a stream being waited on sends data in time and that a local file
-/// starts. A position that has not moved for `stallTimeout` is reported with the attempt it
-/// calls for (1, 2, 3, then 1 again: the model tries a flushing seek, then loading again, then
-/// gives up); waiting on the network longer than `waitingTimeout`, or on a local file longer
-/// than `startTimeout`, is reported too. The seed apps' queues silently
-/// stopped after many transitions; this is what keeps Reel's going.
+/// starts. A position that has not moved for `stallTimeout` (`seekTimeout` while a seek is on
+/// its way) is reported with the attempt it calls for (1, 2, 3, then 1 again: the model tries a
+/// flushing seek, then loading again, then gives up); waiting on the network longer than
+/// `waitingTimeout`, or on a local file longer than `startTimeout`, is reported too. The seed
+/// apps' queues silently stopped after many transitions; this is what keeps Reel's going.
 @MainActor
 final class StallWatchdog {
     enum Watch {
         case nothing, stalls
+        /// Playing, a seek on its way: it settles in well under a second on a desktop, in
+        /// seconds under a sanitizer or from a slow disk; `seekTimeout` without progress is a stall.
+        case seeking
         /// A stream connecting or buffering.
         case data
         /// A local file loading: it prerolls in well under a second on a desktop, in seconds
@@ -19,6 +22,7 @@ final class StallWatchdog {
 
     static let interval: Seconds = 0.5
     static let stallTimeout: Seconds = 2
+    static let seekTimeout: Seconds = 6
     static let attempts = 3
     static let startTimeout: Seconds = 10
     var waitingTimeout: Seconds = 20
@@ -82,10 +86,10 @@ final class StallWatchdog {
             guard waitingFor >= (watching == .start ? Self.startTimeout : waitingTimeout) else { return }
             waitingFor = 0
             onFinding(.waitedTooLong)
-        case .stalls:
+        case .stalls, .seeking:
             onPlayingTick()
             stalledFor += Self.interval
-            guard stalledFor >= Self.stallTimeout else { return }
+            guard stalledFor >= (watching == .seeking ? Self.seekTimeout : Self.stallTimeout) else { return }
             stalledFor = 0
             attempt = attempt % Self.attempts + 1
             stalls += 1

@@ -226,6 +226,21 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(model.stallRecoveries, 0)
     }
 
+    /// A seek takes seconds to settle under a sanitizer or from a slow disk: no stall until
+    /// `seekTimeout` without it landing; then the same recoveries.
+    func testASlowSeekIsGivenLongerBeforeItIsAStall() async {
+        openAndPlay(["file:///v/a.mp4"])
+        engine.send(.position(7))
+        scheduler.advance(by: 1.5)
+        model.seek(to: 20)
+        engine.clear()
+        scheduler.advance(by: 5.5)
+        XCTAssertEqual(engine.commands, [], "a seek settling for 5.5 s is not a stall")
+        scheduler.advance(by: 0.5)
+        XCTAssertEqual(engine.commands, [.seek(20, accurate: true), .play], "6 s without landing is")
+        XCTAssertEqual(model.stallRecoveries, 1)
+    }
+
     /// A pause asked for while GstPlay was stuck settling is kept by the recovery's seek.
     func testAStallRecoveryKeepsAPause() async {
         openAndPlay(["file:///v/a.mp4"])
