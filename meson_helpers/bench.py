@@ -335,9 +335,14 @@ class Reel(Player):
 
     def frame_counters(self):
         bus = self.bench.bus
-        shown = bus.get("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "FramesShown")
-        position = bus.get(self.mpris_prefix, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Position")
-        return shown, None, position / 1e6
+        debug = ("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug")
+        position = bus.get(self.mpris_prefix, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Position") / 1e6
+        # Frames never drawn, exactly, from the timestamps of those drawn (builds since 3
+        # December); older builds give frames shown, compared with the position (±1 frame).
+        try:
+            return None, bus.get(*debug, "FramesSkipped"), position
+        except GLib.Error:
+            return bus.get(*debug, "FramesShown"), None, position
 
 
 class GtkVideo(Player):
@@ -414,9 +419,13 @@ class GstBaseline(Player):
 
 def dropped_share(c0, c1, fps=30):
     """Frames dropped (%) between two readings of Reel's frame counters (shown, dropped, position):
-    whole frames, as the position and the count are not read at the same instant."""
+    the dropped count when there is one, else whole frames missing from those shown (the position
+    and the count are not read at the same instant)."""
     played = c1[2] - c0[2]
-    return 100 * max(0, round(played * fps - (c1[0] - c0[0]))) / (played * fps) if played > 0 else None
+    if played <= 0:
+        return None
+    dropped = c1[1] - c0[1] if c0[0] is None else max(0, round(played * fps - (c1[0] - c0[0])))
+    return 100 * dropped / (played * fps)
 
 
 class Bench:

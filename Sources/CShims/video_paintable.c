@@ -23,7 +23,16 @@ struct _ReelVideoPaintable {
   ReelDrawingStalledCallback stalled_callback;
   gpointer stalled_data;
   GDestroyNotify stalled_notify;
+  // The stream times of the frame set and of the last one drawn, and their segments (a seek
+  // starts another): frames between two drawn ones of a segment were never drawn.
+  GstClockTime frame_pts, frame_duration, drawn_pts;
+  GstSegment frame_segment, drawn_segment;
+  guint64 frames_skipped;
 };
+
+// A longer gap between two frames drawn is no hiccup of playback: a window that was not shown
+// (minimized, the video branch detached) or a seek within the segment.
+#define SKIP_COUNT_MAX_GAP GST_SECOND
 
 // Frames set but not drawn for this long mean the window is not being drawn at all: a Wayland
 // compositor sends no frame callbacks to a surface it does not show (minimized, on another
@@ -34,6 +43,17 @@ static void set_drawing_stalled(ReelVideoPaintable *self, gboolean stalled) {
   if (self->drawing_stalled == stalled) return;
   self->drawing_stalled = stalled;
   if (self->stalled_callback) self->stalled_callback(stalled, self->stalled_data);
+}
+
+static void count_frames_skipped(ReelVideoPaintable *self) {
+  if (!GST_CLOCK_TIME_IS_VALID(self->frame_pts) || self->frame_pts == self->drawn_pts) return;
+  if (GST_CLOCK_TIME_IS_VALID(self->drawn_pts) && self->frame_pts > self->drawn_pts &&
+      self->frame_pts - self->drawn_pts <= SKIP_COUNT_MAX_GAP &&
+      GST_CLOCK_TIME_IS_VALID(self->frame_duration) && self->frame_duration > 0 &&
+      gst_segment_is_equal(&self->frame_segment, &self->drawn_segment))
+    self->frames_skipped += (self->frame_pts - self->drawn_pts + self->frame_duration / 2) / self->frame_duration - 1;
+  self->drawn_pts = self->frame_pts;
+  self->drawn_segment = self->frame_segment;
 }
 
 static void reel_video_paintable_iface_init(GdkPaintableInterface *iface);
@@ -55,6 +75,7 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
     if (self->draw_size_callback) self->draw_size_callback(w, h, self->draw_size_data);
   }
   if (self->texture == NULL) return;
+  count_frames_skipped(self);
   // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
   graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height);
   if (self->draw_with_cairo && self->bgra && self->scale_factor == 1) {
@@ -118,7 +139,10 @@ static void reel_video_paintable_class_init(ReelVideoPaintableClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = reel_video_paintable_dispose;
 }
 
-static void reel_video_paintable_init(ReelVideoPaintable *self) { self->scale_factor = 1; }
+static void reel_video_paintable_init(ReelVideoPaintable *self) {
+  self->scale_factor = 1;
+  self->frame_pts = self->frame_duration = self->drawn_pts = GST_CLOCK_TIME_NONE;
+}
 
 ReelVideoPaintable *reel_video_paintable_new(void) {
   return g_object_new(REEL_TYPE_VIDEO_PAINTABLE, NULL);
@@ -139,6 +163,7 @@ void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *textur
   gboolean size_changed = (texture == NULL) != (self->texture == NULL) ||
       (texture && (display_width != self->display_width || display_height != self->display_height));
   g_set_object(&self->texture, texture);
+  if (texture == NULL) self->frame_pts = self->drawn_pts = GST_CLOCK_TIME_NONE;
   if (texture) {
     self->display_width = display_width;
     self->display_height = display_height;
@@ -184,3 +209,13 @@ void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self,
   self->stalled_data = user_data;
   self->stalled_notify = notify;
 }
+
+void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample) {
+  GstBuffer *buffer = gst_sample_get_buffer(sample);
+  GstSegment *segment = gst_sample_get_segment(sample);
+  self->frame_pts = buffer ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE;
+  self->frame_duration = buffer ? GST_BUFFER_DURATION(buffer) : GST_CLOCK_TIME_NONE;
+  if (segment) gst_segment_copy_into(segment, &self->frame_segment);
+}
+
+guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self) { return self->frames_skipped; }

@@ -23,6 +23,7 @@ final class DebugInterface: DBusObjectHandler {
     <node><interface name="org.reelplayer.Reel.Debug">
       <property name="FramesReceived" type="t" access="read"/>
       <property name="FramesShown" type="t" access="read"/>
+      <property name="FramesSkipped" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
       <property name="VideoAttached" type="b" access="read"/>
       <property name="MemoryReleases" type="t" access="read"/>
@@ -84,6 +85,7 @@ final class DebugInterface: DBusObjectHandler {
         switch name {
         case "FramesReceived": return .uint64(frames.received)
         case "FramesShown": return .uint64(frames.shown)
+        case "FramesSkipped": return .uint64(engine.frameSink.framesSkipped)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
         case "VideoAttached": return .bool(engine.isVideoBranchAttached)
         case "MemoryReleases": return .uint64(memoryReleases.withLock { $0 })

@@ -159,6 +159,8 @@ final class ReelApp {
 
     var framesReceived: UInt64 { debugUInt64("FramesReceived") }
     var framesShown: UInt64 { debugUInt64("FramesShown") }
+    /// Frames of the playing video never drawn (gaps in the timestamps of those drawn).
+    var framesSkipped: UInt64 { debugUInt64("FramesSkipped") }
     func debugUInt64(_ name: String) -> UInt64 { if case .uint64(let n)? = debugProperty(name) { return n } else { return 0 } }
 
     /// CPU time (user + system) the process has used, in seconds.

@@ -28,6 +28,26 @@ final class WindowTests: XCTestCase {
         XCTAssertGreaterThan(first.litFraction, 0.3, "the video area is not black")
     }
 
+    /// The count of frames never drawn, which the benchmark reads for dropped frames: with the
+    /// whole process stopped for 0.4 s, a video without sound (on the system clock) comes back
+    /// late, and the frames of those 0.4 s (12 at 30 fps), and any dropped catching up under load,
+    /// are never drawn.
+    func testFramesNeverDrawnAreCounted() throws {
+        let app = try ReelApp([Paths.media("frames.mp4")])
+        app.waitForPlaying("frames")
+        let shown = app.framesShown
+        eventually("frames on screen") { app.framesShown > shown + 5 }
+        let before = app.framesSkipped
+        XCTAssertLessThan(before, 5, "a 320×240 clip plays without dropping frames")
+        kill(app.process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 0.4)  // the stimulus: how long the process stands still
+        kill(app.process.processIdentifier, SIGCONT)
+        eventually("the frames of the stop counted") { app.framesSkipped >= before + 8 }
+        let after = app.framesShown
+        eventually("frames flow again") { app.framesShown > after + 10 }
+        XCTAssertLessThan(app.framesSkipped, before + 45, "the frames of the stop and of catching up, not more")
+    }
+
     func testPausedPictureStandsStill() throws {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
         app.waitForPlaying()

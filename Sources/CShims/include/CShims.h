@@ -50,6 +50,10 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
 // `bgra` (may be NULL) holds the texture's pixels when they are BGRA rows `bgra_stride` apart.
 void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
                                     gint display_width, gint display_height);
+// The sample the next frame set comes from: its timestamps tell frames never drawn, counted
+// in reel_video_paintable_get_frames_skipped (gaps over a second, and seeks, are not counted).
+void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample);
+guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self);
 // Whether the window draws with GTK's cairo renderer: BGRA frames are then painted with cairo
 // directly instead of as textures (which GTK 4.8's cairo renderer converts pixel by pixel).
 void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo);
