@@ -51,7 +51,8 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
 void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
                                     gint display_width, gint display_height);
 // The sample the next frame set comes from: its timestamps tell frames never drawn, counted
-// in reel_video_paintable_get_frames_skipped (gaps over a second, and seeks, are not counted).
+// in reel_video_paintable_get_frames_skipped (gaps over a second, seeks, and frames without a
+// duration are not counted).
 void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample);
 guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self);
 // Whether the window draws with GTK's cairo renderer: BGRA frames are then painted with cairo
