@@ -26,7 +26,7 @@ extension PlayerModel {
             notify(.media)
             restoreLoadedChoices()
         case .buffering(let percent):
-            if status == .loading, currentItem?.isLocalFile ?? false { return }
+            if isStartingLocalFile { return }
             if percent < 100, status.isPlaying || status == .loading {
                 setStatus(.buffering(percent: percent))
             }
@@ -82,7 +82,7 @@ extension PlayerModel {
             if case .buffering = status { return }
             // GstPlay says "buffering" from play until the pipeline prerolls: a local file is
             // still loading then (watched for starting, not for stalls; no "Buffering…" shown).
-            if status == .loading, currentItem?.isLocalFile ?? false { return }
+            if isStartingLocalFile { return }
             if status == .loading || status.isPlaying { setStatus(.buffering(percent: 0)) }
         case .stopped:
             switch status {

@@ -3,11 +3,14 @@
 extension PlayerModel {
     var watched: StallWatchdog.Watch {
         if isInGap { return .nothing }
-        if status == .loading, currentItem?.isLocalFile ?? false { return .start }
+        if isStartingLocalFile { return .start }
         if isWaitingForData { return .data }
         guard isWatchedForStalls else { return .nothing }
         return loaded.pendingSeek == nil ? .stalls : .seeking
     }
+
+    /// A local file between play and its first frame (which GstPlay reports as buffering).
+    var isStartingLocalFile: Bool { status == .loading && (currentItem?.isLocalFile ?? false) }
 
     /// Buffering, or connecting to a stream: waiting on the network.
     private var isWaitingForData: Bool {
