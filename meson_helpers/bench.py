@@ -418,7 +418,7 @@ class GstBaseline(Player):
 # ---- the benchmark ------------------------------------------------------------------------
 
 def dropped_share(c0, c1, fps=30):
-    """Frames dropped (%) between two readings of Reel's frame counters (shown, dropped, position):
+    """Frames dropped (%) between two readings of a player's frame counters (shown, dropped, position):
     the dropped count when there is one, else whole frames missing from those shown (the position
     and the count are not read at the same instant)."""
     played = c1[2] - c0[2]
@@ -545,13 +545,7 @@ class Bench:
             c0, cpu0, w0 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
             time.sleep(a.drop_window)
             c1, cpu1, w1 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
-            played = c1[2] - c0[2]
-            expected = played * fps
-            if c0[0] is not None:
-                dropped = max(0, round(expected - (c1[0] - c0[0])))
-            else:
-                dropped = c1[1] - c0[1]
-            self.record(p.label, f"frames dropped {key} (%)", 100 * dropped / expected if expected else None)
+            self.record(p.label, f"frames dropped {key} (%)", dropped_share(c0, c1, fps))
             self.record(p.label, f"CPU visible {key}", (cpu1 - cpu0) / (w1 - w0))
         finally:
             if probe:
@@ -701,10 +695,8 @@ class Bench:
             c0, cpu0, w0 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
             time.sleep(a.window)
             c1, cpu1, w1 = p.frame_counters(), cpu_seconds(p.pid), time.monotonic()
-            expected = (c1[2] - c0[2]) * 30
-            dropped = max(0, round(expected - (c1[0] - c0[0]))) if c0[0] is not None else c1[1] - c0[1]
             self.record(p.label, "2160p30: CPU visible 960×540", (cpu1 - cpu0) / (w1 - w0))
-            self.record(p.label, "2160p30: frames dropped (%)", 100 * dropped / expected if expected else None)
+            self.record(p.label, "2160p30: frames dropped (%)", dropped_share(c0, c1, 30))
             self.record(p.label, "2160p30: peak RSS (MB)", peak_rss_mb(p.pid))
         finally:
             if probe:
