@@ -1,26 +1,28 @@
 import CAdwaita
+import CGLibShims
 import CGtk
 import Foundation
 import ReelGLib
 
 /// The window's toasts: one at a time, the latest message replacing the one shown.
 ///
-/// Works round libadwaita 1.2: a toast added while the last one is still fading out slides in
-/// for 500 ms, and dismissed within 200 ms of that (Escape twice over a queue of toasts) it was
-/// freed when its 300 ms fade-out ended while its slide-in still ran, whose end then read the
-/// freed toast: a crash. So the overlay never holds a queue, a toast is added only once the
-/// last one has faded out, and one is never dismissed during its own slide-in.
+/// Works round libadwaita 1.2.2: a toast freed when its fade-out ends while its slide-in still
+/// runs crashes when the slide-in ends (it reads the freed toast). Both end on the overlay's
+/// frame clock, and when frames stop (a minimized window on Wayland, a stalled compositor) both
+/// end in the same frame, the fade-out first. So a toast is dismissed (by Reel, its timeout, its
+/// close button or Escape) only after a frame has passed the end of its slide-in; and the
+/// overlay never holds a queue.
 @MainActor
 final class Toasts {
-    /// libadwaita's slide-in and fade-out take 300 ms each; these leave a frame's margin.
-    private static let slideIn: Double = 0.35
-    private static let fadeOut: Double = 0.4
+    /// libadwaita's slide-in takes 300 ms, or 500 ms while the toast before fades out; a frame's
+    /// margin on top.
+    private static let slideIn: gint64 = 520_000  // µs of frame time
 
     let overlay: Widget
-    private var shown: (toast: OpaquePointer, message: String, since: Double)?
+    private var shown: (toast: OpaquePointer, message: String, slideInEnds: gint64?)?
     private var waiting: (message: String, button: String?, action: String?)?
-    private var lastGoneAt = -Double.infinity
-    private var nextStep: guint = 0
+    private var dismissHeld = false
+    private var tickCallback: guint = 0
 
     init(child: Widget) {
         overlay = adw_toast_overlay_new()!
@@ -37,54 +39,89 @@ final class Toasts {
     }
 
     private func step() {
-        let now = Double(g_get_monotonic_time()) / 1e6
         if let shown {
-            guard waiting != nil else { return }
-            if now - shown.since >= Self.slideIn {
-                adw_toast_dismiss(shown.toast)  // its "dismissed" takes the next step
+            guard waiting != nil || dismissHeld else { return }
+            if slideInIsOver {
+                // Its "dismissed" takes the next step. A held one is marked dismissed already,
+                // which adw_toast_dismiss would ignore.
+                if dismissHeld {
+                    reel_signal_emit(gpointer(shown.toast), "dismissed")
+                } else {
+                    adw_toast_dismiss(shown.toast)
+                }
             } else {
-                stepAgain(after: shown.since + Self.slideIn - now)
+                watchFrames()
             }
         } else if let next = waiting {
-            guard now - lastGoneAt >= Self.fadeOut else { return stepAgain(after: lastGoneAt + Self.fadeOut - now) }
             waiting = nil
-            present(next.message, button: next.button, action: next.action, at: now)
+            present(next.message, button: next.button, action: next.action)
         }
     }
 
-    private func stepAgain(after seconds: Double) {
-        guard nextStep == 0 else { return }
-        nextStep = addTimeout(milliseconds: UInt32(max(1, (seconds * 1000).rounded(.up)))) { [weak self] in
-            self?.nextStep = 0
-            self?.step()
-            return false
-        }
+    /// An unmapped overlay has skipped its animations.
+    private var slideInIsOver: Bool { shown?.slideInEnds == nil || gtk_widget_get_mapped(overlay) == 0 }
+
+    /// Until a frame passes the slide-in's end. The slide-in ends among that frame's tick
+    /// callbacks, in either order with this one: the next step waits for the frame to be over.
+    private func watchFrames() {
+        guard tickCallback == 0 else { return }
+        let box = Unmanaged.passRetained(WeakToasts(self)).toOpaque()
+        tickCallback = gtk_widget_add_tick_callback(overlay, { _, clock, data in
+            let box = Unmanaged<WeakToasts>.fromOpaque(data!).takeUnretainedValue()
+            let frameTime = gdk_frame_clock_get_frame_time(clock)
+            return MainActor.assumeIsolated { box.toasts?.frame(at: frameTime) ?? false } ? 1 : 0
+        }, box, { data in Unmanaged<WeakToasts>.fromOpaque(data!).release() })
     }
 
-    private func present(_ message: String, button: String?, action: String?, at now: Double) {
+    /// Whether to keep watching frames.
+    private func frame(at frameTime: gint64) -> Bool {
+        guard let ends = shown?.slideInEnds else { tickCallback = 0; return false }
+        guard frameTime >= ends else { return true }
+        shown?.slideInEnds = nil
+        tickCallback = 0
+        runSoon { [weak self] in self?.step() }
+        return false
+    }
+
+    private func present(_ message: String, button: String?, action: String?) {
         let toast = adw_toast_new(UI.escapeMarkup(message))!
         adw_toast_set_timeout(toast, 8)
         if let button, let action {
             adw_toast_set_button_label(toast, button)
             adw_toast_set_action_name(toast, action)
         }
-        shown = (toast, message, now)
         // Ours until it is dismissed (by its timeout, its close button, Escape or `step`); the
-        // overlay owns the other reference. "dismissed" can come more than once: the first counts.
+        // overlay owns the other reference. During the slide-in a dismissal is held: this handler
+        // runs before the overlay's, and dismisses again once the slide-in is over.
         g_object_ref(gpointer(toast))
         var handler: gulong = 0
         handler = connectMainSignal(UnsafeMutableRawPointer(toast), "dismissed") { [weak self] _ in
+            if let self, self.shown?.toast == toast, !self.slideInIsOver {
+                g_signal_stop_emission_by_name(gpointer(toast), "dismissed")
+                self.dismissHeld = true
+                self.step()
+                return
+            }
             g_signal_handler_disconnect(gpointer(toast), handler)
             self?.gone(toast)
             g_object_unref(gpointer(toast))
         }
         adw_toast_overlay_add_toast(gcast(overlay), toast)
+        // The slide-in starts at this frame time; an unmapped overlay skips it.
+        let clock = gtk_widget_get_mapped(overlay) != 0 ? gtk_widget_get_frame_clock(overlay) : nil
+        shown = (toast, message, clock.map { gdk_frame_clock_get_frame_time($0) + Self.slideIn })
+        dismissHeld = false
     }
 
     private func gone(_ toast: OpaquePointer) {
         guard shown?.toast == toast else { return }
         shown = nil
-        lastGoneAt = Double(g_get_monotonic_time()) / 1e6
+        dismissHeld = false
         step()
     }
+}
+
+private final class WeakToasts {
+    weak var toasts: Toasts?
+    init(_ toasts: Toasts) { self.toasts = toasts }
 }

@@ -141,4 +141,30 @@ final class ReliabilityTests: XCTestCase {
         eventually("Reel still answers") { app.status == "Paused" }
         XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
     }
+
+    /// Messages while the window is minimized: on Wayland it then gets no frames, so a toast's
+    /// slide-in and its fade-out (it replaced by the next message, or its timeout up) both end in
+    /// the first frame after restore, where libadwaita 1.2 ran the fade-out's end first, freed
+    /// the toast and crashed in the slide-in's end (`Toasts`). Reel lives on and shows the next.
+    func testToastsWhileMinimizedNeverCrashReelOnRestore() throws {
+        // Freed memory filled with garbage, so reading it crashes at once.
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: ["MALLOC_PERTURB_": "165"])
+        app.waitForPlaying()
+        app.minimize()
+        for _ in 0..<3 {
+            app.activate("ab-loop")  // the loop's start, its end, cleared: a message each
+            // Input pacing: each message outlives the last one's slide-in.
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        // Input pacing: the last message outlives its toast's 8 s timeout.
+        Thread.sleep(forTimeInterval: 8)
+        app.restore()
+        eventually("the toast gone at its timeout") { app.debugProperty("ToastShown")?.stringValue == "" }
+        app.activate("ab-loop")
+        eventually("the next message on screen") {
+            let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
+            return !shown.isEmpty && shown == app.debugProperty("MessageShown")?.stringValue
+        }
+        XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
+    }
 }

@@ -21,3 +21,6 @@ static inline GType reel_type_variant(void) { return G_TYPE_VARIANT; }
 static inline GType reel_value_type(const GValue *v) { return G_VALUE_TYPE(v); }
 static inline gboolean reel_type_is_a(GType t, GType parent) { return g_type_is_a(t, parent); }
 static inline gboolean reel_object_is_floating(gpointer p) { return g_object_is_floating(p); }
+
+// g_signal_emit_by_name for signals without arguments or return value (it is variadic).
+static inline void reel_signal_emit(gpointer instance, const char *name) { g_signal_emit_by_name(instance, name); }
