@@ -180,6 +180,7 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
             }
+            self.videoBranch.stateChanged(settled: state == .playing || state == .paused)
             self.onEvent?(.state(state))
         }
         connectCurrent("position-updated") { `self`, args in
@@ -270,9 +271,9 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         item?.awaitingLoad = true
         gst_play_set_uri(player.pointer, uri)
-        // A switch held back at the end of the last item goes ahead (a detach after its delay).
-        // Forcing it through at once here, spacing or not, was tried: minimize/restore cycles
-        // then grew resident memory by half a megabyte each, for reasons not yet understood.
+        // A switch held back at the end of the last item goes ahead once this one has settled
+        // (a detach after its delay). Forcing it through at once here, spacing or not, was
+        // tried: minimize/restore cycles then grew resident memory by half a megabyte each.
         videoBranch.itemLoading()
     }
 

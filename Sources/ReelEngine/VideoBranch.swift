@@ -19,6 +19,10 @@ import ReelGLib
 ///   relinking, waits for that lock, and playbin's flags setter waits for both. So in an item's
 ///   last `endMargin` seconds a switch waits for the next item or a seek away from the end, and
 ///   every switch runs on `switchQueue`, never on the main thread.
+/// - playbin 1.22's flags setter locks its current source group and unlocks whichever is
+///   current after: a group swapped meanwhile (an item loading, stopping or failing) gets an
+///   unlock it never had, and GLib aborts. So a switch waits while an item is not settled in
+///   paused or playing.
 /// - With the branch gone, malloc's kept frame memory goes back to the system.
 @MainActor
 final class VideoBranch {
@@ -36,6 +40,8 @@ final class VideoBranch {
     private var requested = true
     /// Pending: the detach delay or the spacing after a switch.
     private var timer: ScheduledAction?
+    /// Whether the item has reached paused or playing since it loaded (see above).
+    private var isSettled = true
     private var position: Seconds = 0
     private var duration: Seconds?
     private let attached = Locked(true)
@@ -58,10 +64,18 @@ final class VideoBranch {
         apply()
     }
 
-    /// A new item is loading: a switch held back at the end of the last one goes ahead.
+    /// A new item is loading: a switch held back at the end of the last one goes ahead once it
+    /// has settled.
     func itemLoading() {
         position = 0
         duration = nil
+        isSettled = false
+    }
+
+    /// GstPlay's state: paused and playing are settled; stopped and buffering (a local file's
+    /// preroll, or a stream refilling) may be changing source groups.
+    func stateChanged(settled: Bool) {
+        isSettled = settled
         apply()
     }
 
@@ -73,7 +87,7 @@ final class VideoBranch {
     func durationChanged(_ duration: Seconds?) { self.duration = duration }
 
     private func apply(detachIsDue: Bool = false) {
-        guard timer == nil, isWanted != requested else { return }
+        guard timer == nil, isSettled, isWanted != requested else { return }
         if let duration, position > duration - Self.endMargin { return }
         if !isWanted && !detachIsDue {
             timer = scheduler.schedule(after: Self.detachDelay) { [weak self] in

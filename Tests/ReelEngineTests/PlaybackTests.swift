@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelDiagnostics
 import ReelEngine
+import ReelGLib
 import ReelTestSupport
 import XCTest
 
@@ -137,5 +138,29 @@ final class PlaybackTests: EngineTestCase {
         XCTAssertEqual(player.model.status, .playing)
         player.model.setVideoVisible(true)
         waitUntil("frames again", timeout: 3) { frames.received > before + 5 }
+    }
+
+    /// playbin 1.22 aborts when the video track is switched while an item changes source groups
+    /// (`VideoBranch`): an attach asked for as the next item loads waits until it has settled.
+    func testAVideoSwitchWaitsForTheLoadingItemToSettle() async {
+        let player = PlayerHarness()
+        let released = Locked(false)
+        player.engine.onMemoryReleased = { released.withLock { $0 = true } }
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        player.model.setVideoVisible(false)
+        // Detached, and the spacing after that switch over (its end gives the memory back).
+        waitUntil("video branch detached, spacing over", timeout: 5) {
+            !player.engine.isVideoBranchAttached && released.withLock { $0 }
+        }
+        player.open("clip-h264.mp4")
+        player.model.setVideoVisible(true)
+        var statusAtAttach: PlaybackStatus?
+        waitUntil("video branch attached") {
+            if player.engine.isVideoBranchAttached { statusAtAttach = player.model.status }
+            return statusAtAttach != nil
+        }
+        XCTAssertTrue(statusAtAttach == .playing || statusAtAttach == .paused,
+                      "attached while the item was \(String(describing: statusAtAttach))")
     }
 }
