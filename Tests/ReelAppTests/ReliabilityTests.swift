@@ -120,10 +120,7 @@ final class ReliabilityTests: XCTestCase {
     func testToastsDismissedInQuickSuccessionNeverCrashReel() throws {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
         app.waitForPlaying()
-        let latestOnScreen = {
-            let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
-            return !shown.isEmpty && shown == app.debugProperty("MessageShown")?.stringValue
-        }
+        let latestOnScreen = { Self.latestMessageOnScreen(app) }
         for round in 0..<6 {
             app.key("shift+l", "shift+l", "shift+l")  // three toasts: the loop's start, its end, cleared
             // Input pacing: the first toast read, then Escape twice at once.
@@ -161,10 +158,13 @@ final class ReliabilityTests: XCTestCase {
         app.restore()
         eventually("the toast gone at its timeout") { app.debugProperty("ToastShown")?.stringValue == "" }
         app.activate("ab-loop")
-        eventually("the next message on screen") {
-            let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
-            return !shown.isEmpty && shown == app.debugProperty("MessageShown")?.stringValue
-        }
+        eventually("the next message on screen") { Self.latestMessageOnScreen(app) }
         XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
+    }
+
+    /// A toast is on screen and says the latest message.
+    private static func latestMessageOnScreen(_ app: ReelApp) -> Bool {
+        let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
+        return !shown.isEmpty && shown == app.debugProperty("MessageShown")?.stringValue
     }
 }
