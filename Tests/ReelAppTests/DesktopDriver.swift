@@ -14,7 +14,7 @@ enum Desktop: String {
     static var driver: DesktopDriver { current == .gnome ? GnomeShellDriver.shared : X11Driver() }
 }
 
-struct WindowGeometry {
+struct WindowGeometry: Equatable {
     let x: Int, y: Int, width: Int, height: Int
 }
 

@@ -57,12 +57,17 @@ final class DesktopTests: XCTestCase {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
         app.waitForPlaying()
         let id = app.windowID
-        // Both the window manager's view and Reel's own (MPRIS Fullscreen) must agree.
+        // Both the window manager's view and Reel's own (MPRIS Fullscreen) must agree, and the
+        // window's frame too: on Wayland the state changes a frame before the size, and a
+        // double-click across that resize is two single clicks far apart.
+        let frame = app.desktop.geometry(id)
         func fullscreen() -> Bool {
             app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == true
+                && app.desktop.geometry(id) != frame
         }
         func windowed() -> Bool {
             !app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == false
+                && app.desktop.geometry(id) == frame
         }
         app.key("f")
         eventually("fullscreen by F") { fullscreen() }

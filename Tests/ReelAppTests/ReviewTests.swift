@@ -79,13 +79,15 @@ final class ReviewTests: XCTestCase {
                 }
             }
         }
+        // On Wayland the fullscreen state comes a frame before the size: wait for both.
+        let frame = app.desktop.geometry(app.windowID)
         app.key("f")
-        eventually("fullscreen") { app.isFullscreen }
+        eventually("fullscreen") { app.isFullscreen && app.desktop.geometry(app.windowID) != frame }
         app.revealControls()
         checkControlBar(app, "\(language) fullscreen")
         shoot(app, "\(language)-fullscreen")
         app.key("Escape")
-        eventually("out of fullscreen") { !app.isFullscreen }
+        eventually("out of fullscreen") { !app.isFullscreen && app.desktop.geometry(app.windowID) == frame }
 
         try app.setProperty("LoopStatus", .variantString("None"))
         try app.player("Next")
