@@ -531,12 +531,23 @@ struct Image {
     /// The share of pixels that differ noticeably between two same-sized images.
     func difference(_ other: Image) -> Double {
         guard other.width == width, other.height == height else { return 1 }
-        var differing = 0
-        for i in stride(from: 0, to: pixels.count, by: 3) where abs(Int(pixels[i]) - Int(other.pixels[i])) +
-            abs(Int(pixels[i + 1]) - Int(other.pixels[i + 1])) + abs(Int(pixels[i + 2]) - Int(other.pixels[i + 2])) > 30 {
-            differing += 1
-        }
-        return Double(differing) / Double(width * height)
+        return Double(differingPixels(other).count) / Double(width * height)
+    }
+
+    /// Where two same-sized images differ, for a failure message: "x 0–640, y 20–380".
+    func differingArea(_ other: Image) -> String {
+        let points = differingPixels(other)
+        guard other.width == width, other.height == height, !points.isEmpty else { return "nowhere" }
+        let xs = points.map { $0 % width }, ys = points.map { $0 / width }
+        return "x \(xs.min()!)–\(xs.max()!), y \(ys.min()!)–\(ys.max()!) of \(width)×\(height)"
+    }
+
+    private func differingPixels(_ other: Image) -> [Int] {
+        guard other.width == width, other.height == height else { return [] }
+        return stride(from: 0, to: pixels.count, by: 3).filter { i in
+            abs(Int(pixels[i]) - Int(other.pixels[i])) + abs(Int(pixels[i + 1]) - Int(other.pixels[i + 1])) +
+                abs(Int(pixels[i + 2]) - Int(other.pixels[i + 2])) > 30
+        }.map { $0 / 3 }
     }
 
     /// The share of pixels that are not (nearly) black.
