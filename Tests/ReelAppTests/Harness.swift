@@ -536,15 +536,16 @@ struct Image {
 
     /// Where two same-sized images differ, for a failure message: "x 0–640, y 20–380".
     func differingArea(_ other: Image) -> String {
+        guard other.width == width, other.height == height else { return "sizes \(width)×\(height) and \(other.width)×\(other.height)" }
         let points = differingPixels(other)
-        guard other.width == width, other.height == height, !points.isEmpty else { return "nowhere" }
+        guard !points.isEmpty else { return "nowhere" }
         let xs = points.map { $0 % width }, ys = points.map { $0 / width }
         return "x \(xs.min()!)–\(xs.max()!), y \(ys.min()!)–\(ys.max()!) of \(width)×\(height)"
     }
 
+    /// The indices of the pixels that differ noticeably, for two images of the same size.
     private func differingPixels(_ other: Image) -> [Int] {
-        guard other.width == width, other.height == height else { return [] }
-        return stride(from: 0, to: pixels.count, by: 3).filter { i in
+        stride(from: 0, to: pixels.count, by: 3).filter { i in
             abs(Int(pixels[i]) - Int(other.pixels[i])) + abs(Int(pixels[i + 1]) - Int(other.pixels[i + 1])) +
                 abs(Int(pixels[i + 2]) - Int(other.pixels[i + 2])) > 30
         }.map { $0 / 3 }
