@@ -56,7 +56,7 @@ let package = Package(
         // What the test targets share: the package's paths and test media, waiting on a condition.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelEngineTests", dependencies: ["ReelEngine", "ReelCore", "ReelGLib", "ReelDiagnostics", "CGStreamer",
-                                                           "CGstAudio", "CShims", "ReelTestSupport"]),
+                                                           "CGstAudio", "CGtk", "CShims", "ReelTestSupport"]),
         .testTarget(name: "ReelAppTests", dependencies: ["CDBus", "ReelTestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,18 +1,42 @@
 #include "CShims.h"
 
-struct _ReelVideoPaintable {
-  GObject parent_instance;
+// A video frame as the paintable shows it.
+typedef struct {
   GdkTexture *texture;
   // The video's size as shown (its intrinsic size); the texture may be smaller, scaled upstream
   // to the size it is drawn at.
   int display_width, display_height;
-  int scale_factor;
-  int drawn_width, drawn_height;  // device pixels, as last drawn
   // The texture's pixels when they are BGRA (cairo's RGB24 on little-endian), for drawing them
   // with cairo directly: GTK 4.8's cairo renderer downloads every texture through a float
   // conversion, 4 ms for a 960×540 frame. NULL otherwise.
   GBytes *bgra;
   int bgra_stride;
+  // Its stream time and segment (a seek starts another), to tell frames never drawn.
+  GstClockTime pts, duration;
+  GstSegment segment;
+} Frame;
+
+static void frame_clear(Frame *frame) {
+  g_clear_object(&frame->texture);
+  g_clear_pointer(&frame->bgra, g_bytes_unref);
+  frame->pts = frame->duration = GST_CLOCK_TIME_NONE;
+}
+
+struct _ReelVideoPaintable {
+  GObject parent_instance;
+  Frame frame;
+  // A frame that came before `frame` was drawn: shown at the next repaint instead of replacing
+  // `frame` undrawn. The window's frame clock is not in step with the video's (on Xvfb not with
+  // anything), so at 60 fps two frames now and then land between two repaints; one waits a
+  // repaint (16 ms) rather than never being seen. A third replaces it (and is counted skipped).
+  Frame pending;
+  gboolean frame_drawn;
+  guint promote_source;
+  // The stream time of the sample the next frame set comes from.
+  GstClockTime next_pts, next_duration;
+  GstSegment next_segment;
+  int scale_factor;
+  int drawn_width, drawn_height;  // device pixels, as last drawn
   gboolean draw_with_cairo;
   ReelDrawSizeCallback draw_size_callback;
   gpointer draw_size_data;
@@ -23,10 +47,10 @@ struct _ReelVideoPaintable {
   ReelDrawingStalledCallback stalled_callback;
   gpointer stalled_data;
   GDestroyNotify stalled_notify;
-  // The stream times of the frame set and of the last one drawn, and their segments (a seek
-  // starts another): frames between two drawn ones of a segment were never drawn.
-  GstClockTime frame_pts, frame_duration, drawn_pts;
-  GstSegment frame_segment, drawn_segment;
+  // The stream time of the last frame drawn, and its segment: frames between two drawn ones of
+  // a segment were never drawn.
+  GstClockTime drawn_pts;
+  GstSegment drawn_segment;
   guint64 frames_skipped;
 };
 
@@ -46,14 +70,25 @@ static void set_drawing_stalled(ReelVideoPaintable *self, gboolean stalled) {
 }
 
 static void count_frames_skipped(ReelVideoPaintable *self) {
-  if (!GST_CLOCK_TIME_IS_VALID(self->frame_pts) || self->frame_pts == self->drawn_pts) return;
-  if (GST_CLOCK_TIME_IS_VALID(self->drawn_pts) && self->frame_pts > self->drawn_pts &&
-      self->frame_pts - self->drawn_pts <= SKIP_COUNT_MAX_GAP &&
-      GST_CLOCK_TIME_IS_VALID(self->frame_duration) && self->frame_duration > 0 &&
-      gst_segment_is_equal(&self->frame_segment, &self->drawn_segment))
-    self->frames_skipped += (self->frame_pts - self->drawn_pts + self->frame_duration / 2) / self->frame_duration - 1;
-  self->drawn_pts = self->frame_pts;
-  self->drawn_segment = self->frame_segment;
+  const Frame *f = &self->frame;
+  if (!GST_CLOCK_TIME_IS_VALID(f->pts) || f->pts == self->drawn_pts) return;
+  if (GST_CLOCK_TIME_IS_VALID(self->drawn_pts) && f->pts > self->drawn_pts &&
+      f->pts - self->drawn_pts <= SKIP_COUNT_MAX_GAP &&
+      GST_CLOCK_TIME_IS_VALID(f->duration) && f->duration > 0 &&
+      gst_segment_is_equal(&f->segment, &self->drawn_segment))
+    self->frames_skipped += (f->pts - self->drawn_pts + f->duration / 2) / f->duration - 1;
+  self->drawn_pts = f->pts;
+  self->drawn_segment = f->segment;
+}
+
+static void show(ReelVideoPaintable *self, Frame *frame);
+
+// After the repaint that drew `frame`: the frame waiting goes up for the next.
+static gboolean promote_pending(gpointer data) {
+  ReelVideoPaintable *self = data;
+  self->promote_source = 0;
+  if (self->pending.texture) show(self, &self->pending);
+  return G_SOURCE_REMOVE;
 }
 
 static void reel_video_paintable_iface_init(GdkPaintableInterface *iface);
@@ -74,15 +109,19 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
     self->drawn_height = h;
     if (self->draw_size_callback) self->draw_size_callback(w, h, self->draw_size_data);
   }
-  if (self->texture == NULL) return;
+  if (self->frame.texture == NULL) return;
   count_frames_skipped(self);
+  self->frame_drawn = TRUE;
+  if (self->pending.texture && self->promote_source == 0)
+    self->promote_source = g_idle_add_full(G_PRIORITY_DEFAULT, promote_pending, g_object_ref(self), g_object_unref);
   // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
   graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height);
-  if (self->draw_with_cairo && self->bgra && self->scale_factor == 1) {
+  const Frame *f = &self->frame;
+  if (self->draw_with_cairo && f->bgra && self->scale_factor == 1) {
     // One pixman blit (1:1 when the sink made the frame this size) into the node's surface.
-    int tw = gdk_texture_get_width(self->texture), th = gdk_texture_get_height(self->texture);
+    int tw = gdk_texture_get_width(f->texture), th = gdk_texture_get_height(f->texture);
     cairo_surface_t *frame = cairo_image_surface_create_for_data(
-        (unsigned char *)g_bytes_get_data(self->bgra, NULL), CAIRO_FORMAT_RGB24, tw, th, self->bgra_stride);
+        (unsigned char *)g_bytes_get_data(f->bgra, NULL), CAIRO_FORMAT_RGB24, tw, th, f->bgra_stride);
     cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &bounds);
     cairo_scale(cr, width / tw, height / th);
     cairo_set_source_surface(cr, frame, 0, 0);
@@ -92,29 +131,29 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
     cairo_destroy(cr);
     cairo_surface_destroy(frame);
   } else {
-    gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
+    gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), f->texture, &bounds);
   }
 }
 
 static int intrinsic_width(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  return self->texture ? self->display_width : 0;
+  return self->frame.texture ? self->frame.display_width : 0;
 }
 
 static int intrinsic_height(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  return self->texture ? self->display_height : 0;
+  return self->frame.texture ? self->frame.display_height : 0;
 }
 
 static double intrinsic_aspect_ratio(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  if (self->texture == NULL || self->display_height <= 0) return 0;
-  return (double)self->display_width / self->display_height;
+  if (self->frame.texture == NULL || self->frame.display_height <= 0) return 0;
+  return (double)self->frame.display_width / self->frame.display_height;
 }
 
 static GdkPaintable *get_current_image(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  if (self->texture) return GDK_PAINTABLE(g_object_ref(self->texture));
+  if (self->frame.texture) return GDK_PAINTABLE(g_object_ref(self->frame.texture));
   return gdk_paintable_new_empty(0, 0);
 }
 
@@ -128,8 +167,10 @@ static void reel_video_paintable_iface_init(GdkPaintableInterface *iface) {
 
 static void reel_video_paintable_dispose(GObject *object) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(object);
-  g_clear_object(&self->texture);
-  g_clear_pointer(&self->bgra, g_bytes_unref);
+  frame_clear(&self->frame);
+  frame_clear(&self->pending);
+  if (self->promote_source) g_source_remove(self->promote_source);
+  self->promote_source = 0;
   reel_video_paintable_set_draw_size_callback(self, NULL, NULL, NULL);
   reel_video_paintable_set_drawing_stalled_callback(self, NULL, NULL, NULL);
   G_OBJECT_CLASS(reel_video_paintable_parent_class)->dispose(object);
@@ -141,41 +182,60 @@ static void reel_video_paintable_class_init(ReelVideoPaintableClass *klass) {
 
 static void reel_video_paintable_init(ReelVideoPaintable *self) {
   self->scale_factor = 1;
-  self->frame_pts = self->frame_duration = self->drawn_pts = GST_CLOCK_TIME_NONE;
+  self->frame.pts = self->frame.duration = self->pending.pts = self->pending.duration = GST_CLOCK_TIME_NONE;
+  self->next_pts = self->next_duration = self->drawn_pts = GST_CLOCK_TIME_NONE;
 }
 
 ReelVideoPaintable *reel_video_paintable_new(void) {
   return g_object_new(REEL_TYPE_VIDEO_PAINTABLE, NULL);
 }
 
-GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self) { return self->texture; }
+GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self) { return self->frame.texture; }
+
+// Makes `frame` (taken over, left empty) the one shown.
+static void show(ReelVideoPaintable *self, Frame *frame) {
+  gboolean size_changed = (frame->texture == NULL) != (self->frame.texture == NULL) ||
+      (frame->texture && (frame->display_width != self->frame.display_width ||
+                          frame->display_height != self->frame.display_height));
+  frame_clear(&self->frame);
+  self->frame = *frame;
+  *frame = (Frame){ .pts = GST_CLOCK_TIME_NONE, .duration = GST_CLOCK_TIME_NONE };
+  self->frame_drawn = FALSE;
+  if (self->frame.texture == NULL) self->drawn_pts = GST_CLOCK_TIME_NONE;
+  if (size_changed)
+    gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
+  gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+}
 
 void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
                                     gint display_width, gint display_height) {
-  GBytes *old = self->bgra;
-  self->bgra = texture && bgra ? g_bytes_ref(bgra) : NULL;
-  self->bgra_stride = bgra_stride;
-  if (old) g_bytes_unref(old);
   if (texture && (display_width <= 0 || display_height <= 0)) {
     display_width = gdk_texture_get_width(texture);
     display_height = gdk_texture_get_height(texture);
   }
-  gboolean size_changed = (texture == NULL) != (self->texture == NULL) ||
-      (texture && (display_width != self->display_width || display_height != self->display_height));
-  g_set_object(&self->texture, texture);
-  if (texture == NULL) self->frame_pts = self->drawn_pts = GST_CLOCK_TIME_NONE;
-  if (texture) {
-    self->display_width = display_width;
-    self->display_height = display_height;
+  Frame frame = {
+    .texture = texture ? g_object_ref(texture) : NULL,
+    .display_width = display_width, .display_height = display_height,
+    .bgra = texture && bgra ? g_bytes_ref(bgra) : NULL, .bgra_stride = bgra_stride,
+    .pts = self->next_pts, .duration = self->next_duration, .segment = self->next_segment,
+  };
+  self->next_pts = self->next_duration = GST_CLOCK_TIME_NONE;
+  if (texture && self->frame.texture && !self->frame_drawn) {
+    frame_clear(&self->pending);
+    self->pending = frame;
+  } else {
+    frame_clear(&self->pending);
+    show(self, &frame);
   }
-  if (size_changed)
-    gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
-  gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
   if (texture != NULL) {
     gint64 now = g_get_monotonic_time();
     if (self->undrawn_since == 0) self->undrawn_since = now;
     else if (now - self->undrawn_since > DRAWING_STALL_US) set_drawing_stalled(self, TRUE);
   }
+}
+
+void reel_video_paintable_show_newest(ReelVideoPaintable *self) {
+  if (self->pending.texture) show(self, &self->pending);
 }
 
 void reel_video_paintable_set_texture(ReelVideoPaintable *self, GdkTexture *texture, gint par_n, gint par_d) {
@@ -213,9 +273,9 @@ void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self,
 void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample) {
   GstBuffer *buffer = gst_sample_get_buffer(sample);
   GstSegment *segment = gst_sample_get_segment(sample);
-  self->frame_pts = buffer ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE;
-  self->frame_duration = buffer ? GST_BUFFER_DURATION(buffer) : GST_CLOCK_TIME_NONE;
-  if (segment) gst_segment_copy_into(segment, &self->frame_segment);
+  self->next_pts = buffer ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE;
+  self->next_duration = buffer ? GST_BUFFER_DURATION(buffer) : GST_CLOCK_TIME_NONE;
+  if (segment) gst_segment_copy_into(segment, &self->next_segment);
 }
 
 guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self) { return self->frames_skipped; }

@@ -106,7 +106,9 @@ public final class FrameSink: Sendable {
         if timer != 0 { g_source_remove(timer) }
     }
 
-    /// Whether frames can be drawn now. While not, arriving frames are dropped at once.
+    /// Whether frames can be drawn now. While not, arriving frames are dropped at once, and the
+    /// picture keeps only the newest frame it has, to show on return.
+    @MainActor
     public func setAccepting(_ accepting: Bool) {
         let dropped = mailbox.withLock { box -> SampleRef? in
             box.accepting = accepting
@@ -115,6 +117,7 @@ public final class FrameSink: Sendable {
             return box.sample
         }
         if let dropped { gst_sample_unref(dropped.pointer) }
+        if !accepting { reel_video_paintable_show_newest(paintable.pointer) }
     }
 
     /// The video is now drawn `width`×`height` device pixels big (or, before its first frame,

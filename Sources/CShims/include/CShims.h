@@ -50,6 +50,9 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self);
 // `bgra` (may be NULL) holds the texture's pixels when they are BGRA rows `bgra_stride` apart.
 void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
                                     gint display_width, gint display_height);
+// A frame set before the last one was drawn waits for the next repaint (see the .c file); this
+// shows it at once, for a window that will not be drawn for a while.
+void reel_video_paintable_show_newest(ReelVideoPaintable *self);
 // The sample the next frame set comes from: its timestamps tell frames never drawn, counted
 // in reel_video_paintable_get_frames_skipped (gaps over a second, seeks, and frames without a
 // duration are not counted).
