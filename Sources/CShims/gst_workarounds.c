@@ -110,3 +110,35 @@ static GstPadProbeReturn open_segment_back(GstPad *pad, GstPadProbeInfo *info, g
 void reel_decode_from_the_keyframe(GstPad *decoder_sink) {
   gst_pad_add_probe(decoder_sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, open_segment_back, NULL, NULL);
 }
+
+/* Switching playbin's video track relinks playsink from a streaming thread once data has reached
+ * every one of its inputs, deactivating pads whose stream locks the other streams hold. A sink
+ * waiting for preroll (paused, or after a flushing seek or a state change) holds its stream's
+ * lock until the pipeline plays: GStreamer 1.22 then deadlocks, the state change that would
+ * release it waiting for playsink's lock, which the relink holds. So a switch starts only while
+ * the pipeline plays steadily, and nothing flushes or changes state until its relink is done. */
+gboolean reel_pipeline_is_playing_steadily(GstElement *pipeline) {
+  GstState current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING;
+  return gst_element_get_state(pipeline, &current, &pending, 0) == GST_STATE_CHANGE_SUCCESS &&
+         current == GST_STATE_PLAYING && pending == GST_STATE_VOID_PENDING;
+}
+
+gboolean reel_playbin_is_relinking(GstElement *playbin) {
+  GstElement *playsink = gst_bin_get_by_name(GST_BIN(playbin), "playsink");
+  if (playsink == NULL) return FALSE;
+  GST_OBJECT_LOCK(playsink);
+  GList *pads = g_list_copy_deep(GST_ELEMENT(playsink)->sinkpads, (GCopyFunc)gst_object_ref, NULL);
+  GST_OBJECT_UNLOCK(playsink);
+  gboolean relinking = FALSE;
+  // playsink blocks the inner side of each input's ghost pad until it has relinked.
+  for (GList *l = pads; l != NULL && !relinking; l = l->next) {
+    if (!GST_IS_GHOST_PAD(l->data)) continue;
+    GstPad *inner = GST_PAD(gst_proxy_pad_get_internal(GST_PROXY_PAD(l->data)));
+    if (inner == NULL) continue;
+    relinking = gst_pad_is_blocked(inner);
+    gst_object_unref(inner);
+  }
+  g_list_free_full(pads, gst_object_unref);
+  gst_object_unref(playsink);
+  return relinking;
+}

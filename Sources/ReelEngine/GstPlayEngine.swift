@@ -67,7 +67,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reports.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
-        videoBranch = VideoBranch(player: player, frameSink: frameSink, scheduler: GLibScheduler())
+        videoBranch = VideoBranch(player: player, pipeline: pipeline, frameSink: frameSink, scheduler: GLibScheduler())
         subtitleSink = SubtitleSink { [weak self] line in
             runSoon {
                 guard let self, !self.subtitlesOff else { return }
@@ -180,7 +180,7 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
             }
-            self.videoBranch.stateChanged(settled: state == .playing || state == .paused)
+            self.videoBranch.stateChanged(playing: state == .playing)
             self.onEvent?(.state(state))
         }
         connectCurrent("position-updated") { `self`, args in
@@ -194,6 +194,7 @@ public final class GstPlayEngine: PlaybackEngine {
             self.onEvent?(.duration(duration))
         }
         connectCurrent("seek-done") { `self`, args in
+            self.videoBranch.seekDone()
             self.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
         }
         connectCurrent("buffering") { `self`, args in
@@ -262,7 +263,8 @@ public final class GstPlayEngine: PlaybackEngine {
         if let problem = ErrorWording.localFileProblem(uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
             item?.refusedLocally = true
-            gst_play_stop(player.pointer)
+            videoBranch.itemLoading()
+            videoBranch.perform { [player] in gst_play_stop(player.pointer) }
             runSoon { [weak self] in
                 guard let self, self.item?.uri == uri else { return }
                 self.onEvent?(.error(problem))
@@ -270,11 +272,11 @@ public final class GstPlayEngine: PlaybackEngine {
             return
         }
         item?.awaitingLoad = true
-        gst_play_set_uri(player.pointer, uri)
-        // A switch held back at the end of the last item goes ahead once this one has settled
-        // (a detach after its delay). Forcing it through at once here, spacing or not, was
-        // tried: minimize/restore cycles then grew resident memory by half a megabyte each.
+        // A switch held back at the end of the last item goes ahead once this one plays (a
+        // detach after its delay). Forcing it through at once here, spacing or not, was tried:
+        // minimize/restore cycles then grew resident memory by half a megabyte each.
         videoBranch.itemLoading()
+        videoBranch.perform { [player] in gst_play_set_uri(player.pointer, uri) }
     }
 
     /// Loads the item again rather than seeking back: after the end of a stream GstPlay's own
@@ -288,17 +290,20 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func play() {
         guard let item, !item.refusedLocally else { return }
-        gst_play_play(player.pointer)
+        videoBranch.perform { [player] in gst_play_play(player.pointer) }
     }
 
-    public func pause() { gst_play_pause(player.pointer) }
-    public func stop() {
-        gst_play_stop(player.pointer)
-    }
+    public func pause() { videoBranch.perform { [player] in gst_play_pause(player.pointer) } }
+    public func stop() { videoBranch.perform { [player] in gst_play_stop(player.pointer) } }
 
     public func seek(to position: Seconds, accurate: Bool) {
+        videoBranch.perform { [weak self] in self?.seekNow(to: position, accurate: accurate) }
+    }
+
+    private func seekNow(to position: Seconds, accurate: Bool) {
         let time = GStreamer.clockTime(position)
         if accurate {
+            videoBranch.seekStarted()
             gst_play_seek(player.pointer, time)
         } else {
             // Scrubbing: jump to the nearest keyframe. GstPlay's own seeks are accurate (its
@@ -315,8 +320,11 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func selectAudioTrack(_ index: Int) {
-        if gst_play_set_audio_track(player.pointer, Int32(index)) == 0 { Log.warning("could not switch to audio track \(index)") }
-        reportTrackChange()
+        videoBranch.perform { [weak self] in
+            guard let self else { return }
+            if gst_play_set_audio_track(self.player.pointer, Int32(index)) == 0 { Log.warning("could not switch to audio track \(index)") }
+            self.reportTrackChange()
+        }
     }
 
     /// Subtitles go to Reel's own text sink and are drawn by the window, so turning them off
@@ -330,14 +338,17 @@ public final class GstPlayEngine: PlaybackEngine {
             return
         }
         subtitlesOff = false
-        if gst_play_set_subtitle_track(player.pointer, Int32(index)) == 0 { Log.warning("could not switch to subtitle track \(index)") }
         onEvent?(.subtitle(nil))
-        reportTrackChange()
+        videoBranch.perform { [weak self] in
+            guard let self else { return }
+            if gst_play_set_subtitle_track(self.player.pointer, Int32(index)) == 0 { Log.warning("could not switch to subtitle track \(index)") }
+            self.reportTrackChange()
+        }
     }
 
     public func setExternalSubtitles(uri: String) {
         subtitlesOff = false
-        gst_play_set_subtitle_uri(player.pointer, uri)
+        videoBranch.perform { [player] in gst_play_set_subtitle_uri(player.pointer, uri) }
     }
 
     public func readSubtitleTrack(_ index: Int, completion: @escaping @MainActor ([SubtitleLine]) -> Void) {

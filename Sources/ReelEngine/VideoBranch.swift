@@ -9,28 +9,34 @@ import ReelGLib
 /// it. It detaches the branch (no decoding, conversion or upload; the sound plays on) when
 /// video is not wanted and attaches it again when it is, minding GStreamer 1.22's pitfalls:
 ///
-/// - Switching the video track makes playbin relink its video branch, and a switch while the
-///   last one is still settling stalled the pipeline, or made a re-attach that closely followed a
-///   detach take seconds to show a frame. So a detach waits `detachDelay` (a window minimized
-///   and restored at once keeps its video) and switches are `switchSpacing` apart; the last
-///   wish wins. Frames are not drawn meanwhile (`FrameSink.setAccepting`).
+/// - Switching the video track makes playsink relink once data has reached each of its inputs,
+///   and a relink while any sink waits for preroll (paused, or just after a seek, a stop or a
+///   load) deadlocks the pipeline (see reel_pipeline_is_playing_steadily). So a switch starts
+///   only while the item plays steadily, with no seek under way, and the engine's commands that
+///   seek or change state (`perform`) wait until its relink is done. A window restored while
+///   paused gets its video back when playing resumes.
+/// - A switch while the last one is still settling stalled the pipeline, or made a re-attach
+///   that closely followed a detach take seconds to show a frame. So a detach waits
+///   `detachDelay` (a window minimized and restored at once keeps its video) and switches are
+///   `switchSpacing` apart; the last wish wins. Frames are not drawn meanwhile
+///   (`FrameSink.setAccepting`).
 /// - Near the end of an item a switch can deadlock: the stream that ended first waits in
 ///   playsink's streamsynchronizer, holding its stream lock, while the video stream's thread,
 ///   relinking, waits for that lock, and playbin's flags setter waits for both. So in an item's
 ///   last `endMargin` seconds a switch waits for the next item or a seek away from the end, and
 ///   every switch runs on `switchQueue`, never on the main thread.
-/// - playbin 1.22's flags setter locks its current source group and unlocks whichever is
-///   current after: a group swapped meanwhile (an item loading, stopping or failing) gets an
-///   unlock it never had, and GLib aborts. So a switch waits while an item is not settled in
-///   paused or playing.
 /// - With the branch gone, malloc's kept frame memory goes back to the system.
 @MainActor
 final class VideoBranch {
     static let detachDelay: Seconds = 1
     static let switchSpacing: Seconds = 1
     static let endMargin: Seconds = 2
+    /// How long commands wait for a relink at most: one that has not happened by then waits for
+    /// data that is not coming (the end of a stream), and then no sink waits for preroll either.
+    static let relinkTimeout: Seconds = 2
 
     private let player: ObjectRef<OpaquePointer>
+    private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
     private let frameSink: FrameSink
     private let scheduler: Scheduler
     private let switchQueue = DispatchQueue(label: "reel.video-switch")
@@ -40,16 +46,23 @@ final class VideoBranch {
     private var requested = true
     /// Pending: the detach delay or the spacing after a switch.
     private var timer: ScheduledAction?
-    /// Whether the item has reached paused or playing since it loaded (see above).
-    private var isSettled = true
+    /// Whether GstPlay last said playing (not paused, buffering or stopped) for this item.
+    private var isPlaying = false
+    /// A seek GstPlay has not yet said done.
+    private var isSeeking = false
+    /// A switch on `switchQueue` until its relink is done; `held` are the commands waiting for it.
+    private var isSwitching = false
+    private var held: [@MainActor () -> Void] = []
     private var position: Seconds = 0
     private var duration: Seconds?
     private let attached = Locked(true)
     /// Called (on another thread) each time the memory the video used has been given back.
     var onMemoryReleased: (@Sendable () -> Void)?
 
-    init(player: ObjectRef<OpaquePointer>, frameSink: FrameSink, scheduler: Scheduler) {
+    init(player: ObjectRef<OpaquePointer>, pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>,
+         frameSink: FrameSink, scheduler: Scheduler) {
         self.player = player
+        self.pipeline = pipeline
         self.frameSink = frameSink
         self.scheduler = scheduler
     }
@@ -64,18 +77,30 @@ final class VideoBranch {
         apply()
     }
 
-    /// A new item is loading: a switch held back at the end of the last one goes ahead once it
-    /// has settled.
+    /// Runs a command that seeks or changes the pipeline's state now, or once the switch under
+    /// way has relinked; commands keep their order.
+    func perform(_ command: @escaping @MainActor () -> Void) {
+        if isSwitching { held.append(command) } else { command() }
+    }
+
+    /// A new item is loading: a switch waits until it plays.
     func itemLoading() {
         position = 0
         duration = nil
-        isSettled = false
+        isPlaying = false
+        isSeeking = false
     }
 
-    /// GstPlay's state: paused and playing are settled; stopped and buffering (a local file's
-    /// preroll, or a stream refilling) may be changing source groups.
-    func stateChanged(settled: Bool) {
-        isSettled = settled
+    func stateChanged(playing: Bool) {
+        isPlaying = playing
+        if !playing { isSeeking = false }  // a stop ends a seek; a pause or buffering keeps switches off anyway
+        apply()
+    }
+
+    func seekStarted() { isSeeking = true }
+
+    func seekDone() {
+        isSeeking = false
         apply()
     }
 
@@ -87,7 +112,7 @@ final class VideoBranch {
     func durationChanged(_ duration: Seconds?) { self.duration = duration }
 
     private func apply(detachIsDue: Bool = false) {
-        guard timer == nil, isSettled, isWanted != requested else { return }
+        guard timer == nil, !isSwitching, isPlaying, !isSeeking, isWanted != requested else { return }
         if let duration, position > duration - Self.endMargin { return }
         if !isWanted && !detachIsDue {
             timer = scheduler.schedule(after: Self.detachDelay) { [weak self] in
@@ -96,12 +121,30 @@ final class VideoBranch {
             }
             return
         }
-        requested = isWanted
-        let player = player, enabled: gboolean = isWanted ? 1 : 0
+        isSwitching = true
+        let player = player, pipeline = pipeline, wanted = isWanted, timeout = Self.relinkTimeout
+        let ended: @Sendable (Bool?) -> Void = { [weak self] switched in runSoon { self?.switchEnded(switched: switched) } }
         switchQueue.async { [attached] in
-            gst_play_set_video_track_enabled(player.pointer, enabled)
-            attached.withLock { $0 = enabled != 0 }
+            // A seek or a state change begun before this switch was asked for may still be under way.
+            guard reel_pipeline_is_playing_steadily(pipeline.pointer) != 0 else { return ended(nil) }
+            gst_play_set_video_track_enabled(player.pointer, wanted ? 1 : 0)
+            attached.withLock { $0 = wanted }
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while reel_playbin_is_relinking(pipeline.pointer) != 0, Date() < deadline { usleep(2000) }
+            if Date() >= deadline { Log.warning("playsink had not relinked the video \(Int(timeout)) s after a switch; going on") }
+            ended(wanted)
         }
+    }
+
+    /// `switched` is what the switch asked for, or nil when it did not happen (to be tried again
+    /// on the next position update).
+    private func switchEnded(switched wanted: Bool?) {
+        isSwitching = false
+        let commands = held
+        held = []
+        commands.forEach { $0() }
+        guard let wanted else { return }
+        requested = wanted
         timer = scheduler.schedule(after: Self.switchSpacing) { [weak self] in
             self?.timer = nil
             self?.spacingEnded()

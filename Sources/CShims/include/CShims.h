@@ -138,6 +138,11 @@ void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
 // by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).
 void reel_playbin_sync_tracks_by_segment(GstElement *playbin);
 
+// A video-track switch may start only while the pipeline plays steadily, and nothing may flush
+// or change its state until playsink has relinked (see gst_workarounds.c for why).
+gboolean reel_pipeline_is_playing_steadily(GstElement *pipeline);
+gboolean reel_playbin_is_relinking(GstElement *playbin);
+
 // Wraps pulsesink's clock so that libpulse 16's absurd stream times never reach the pipeline
 // (see pulse_clock_guard.c); call it before the sink joins a pipeline. Other sinks are left alone.
 void reel_pulse_clock_guard(GstElement *pulsesink);
