@@ -26,6 +26,9 @@ enum ErrorWording {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue == 0 {
             return PlaybackError(kind: .notMedia, message: String(format: tr("“%@” is empty."), name))
         }
+        if MP4Index.isMissing(path: path) {
+            return PlaybackError(kind: .notMedia, message: String(format: tr("“%@” could not be opened; it may be damaged or incomplete."), name))
+        }
         return nil
     }
 
