@@ -34,6 +34,9 @@ protocol DesktopDriver {
     /// Unminimizes and activates, as clicking the window in a task list does.
     func restore(_ window: String)
     func isFullscreen(_ window: String) -> Bool
+    /// Whether the window is drawn where its frame is: no compositor animation (GNOME Shell's
+    /// size change, 250 ms) is scaling or moving it, so that input lands where it is aimed.
+    func isSettled(_ window: String) -> Bool
     /// Closes the window as its title bar's close button or the window manager does.
     func close(_ window: String)
     func resize(_ window: String, width: Int, height: Int)
@@ -97,6 +100,7 @@ struct X11Driver: DesktopDriver {
     func isMinimized(_ window: String) -> Bool { state(window).contains("_NET_WM_STATE_HIDDEN") }
     func restore(_ window: String) { shell("wmctrl", ["-i", "-a", window]) }
     func isFullscreen(_ window: String) -> Bool { state(window).contains("_NET_WM_STATE_FULLSCREEN") }
+    func isSettled(_ window: String) -> Bool { true }  // openbox does not animate
     func close(_ window: String) { shell("wmctrl", ["-i", "-c", window]) }
     func resize(_ window: String, width: Int, height: Int) { shell("xdotool", ["windowsize", window, "\(width)", "\(height)"]) }
     func move(_ window: String, x: Int, y: Int) { shell("xdotool", ["windowmove", "--sync", window, "\(x)", "\(y)"]) }
@@ -177,6 +181,14 @@ final class GnomeShellDriver: DesktopDriver, @unchecked Sendable {
         eval("(() => { const w = \(meta(window)); if (w) { w.unminimize(); w.activate(global.get_current_time()) } })()")
     }
     func isFullscreen(_ window: String) -> Bool { eval("\(meta(window))?.is_fullscreen() === true") as? Bool ?? false }
+    func isSettled(_ window: String) -> Bool {
+        eval("""
+            (() => { const w = \(meta(window)); const a = w?.get_compositor_private(); if (!a) return false;
+                     const b = w.get_buffer_rect();
+                     return a.scale_x === 1 && a.scale_y === 1 && a.translation_x === 0 && a.translation_y === 0 &&
+                            a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height })()
+            """) as? Bool ?? false
+    }
     func close(_ window: String) { eval("\(meta(window))?.delete(global.get_current_time())") }
 
     func resize(_ window: String, width: Int, height: Int) {

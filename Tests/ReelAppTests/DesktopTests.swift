@@ -58,16 +58,17 @@ final class DesktopTests: XCTestCase {
         app.waitForPlaying()
         let id = app.windowID
         // Both the window manager's view and Reel's own (MPRIS Fullscreen) must agree, and the
-        // window's frame too: on Wayland the state changes a frame before the size, and a
-        // double-click across that resize is two single clicks far apart.
+        // window's frame too, and the window must be drawn there: on Wayland the state changes a
+        // frame before the size, and GNOME Shell then animates the change; a double-click across
+        // either is two single clicks far apart.
         let frame = app.desktop.geometry(id)
         func fullscreen() -> Bool {
             app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == true
-                && app.desktop.geometry(id) != frame
+                && app.desktop.geometry(id) != frame && app.desktop.isSettled(id)
         }
         func windowed() -> Bool {
             !app.isFullscreen && (try? app.property("Fullscreen", interface: "org.mpris.MediaPlayer2").boolValue) == false
-                && app.desktop.geometry(id) == frame
+                && app.desktop.geometry(id) == frame && app.desktop.isSettled(id)
         }
         app.key("f")
         eventually("fullscreen by F") { fullscreen() }

@@ -79,15 +79,18 @@ final class ReviewTests: XCTestCase {
                 }
             }
         }
-        // On Wayland the fullscreen state comes a frame before the size: wait for both.
+        // On Wayland the fullscreen state comes a frame before the size, and GNOME Shell then
+        // animates the change: wait for all of it.
         let frame = app.desktop.geometry(app.windowID)
         app.key("f")
-        eventually("fullscreen") { app.isFullscreen && app.desktop.geometry(app.windowID) != frame }
+        eventually("fullscreen") { app.isFullscreen && app.desktop.geometry(app.windowID) != frame && app.desktop.isSettled(app.windowID) }
         app.revealControls()
         checkControlBar(app, "\(language) fullscreen")
         shoot(app, "\(language)-fullscreen")
         app.key("Escape")
-        eventually("out of fullscreen") { !app.isFullscreen && app.desktop.geometry(app.windowID) == frame }
+        eventually("out of fullscreen") {
+            !app.isFullscreen && app.desktop.geometry(app.windowID) == frame && app.desktop.isSettled(app.windowID)
+        }
 
         try app.setProperty("LoopStatus", .variantString("None"))
         try app.player("Next")
