@@ -220,13 +220,9 @@ void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *textur
     .pts = self->next_pts, .duration = self->next_duration, .segment = self->next_segment,
   };
   self->next_pts = self->next_duration = GST_CLOCK_TIME_NONE;
-  if (texture && self->frame.texture && !self->frame_drawn) {
-    frame_clear(&self->pending);
-    self->pending = frame;
-  } else {
-    frame_clear(&self->pending);
-    show(self, &frame);
-  }
+  frame_clear(&self->pending);
+  if (texture && self->frame.texture && !self->frame_drawn) self->pending = frame;
+  else show(self, &frame);
   if (texture != NULL) {
     gint64 now = g_get_monotonic_time();
     if (self->undrawn_since == 0) self->undrawn_since = now;
