@@ -30,7 +30,7 @@ import ReelGLib
 final class VideoBranch {
     static let detachDelay: Seconds = 1
     static let switchSpacing: Seconds = 1
-    static let endMargin: Seconds = 2
+    nonisolated static let endMargin: Seconds = 2
     /// How long commands wait for a relink at most: one that has not happened by then waits for
     /// data that is not coming (the end of a stream), and then no sink waits for preroll either.
     static let relinkTimeout: Seconds = 2
@@ -46,15 +46,9 @@ final class VideoBranch {
     private var requested = true
     /// Pending: the detach delay or the spacing after a switch.
     private var timer: ScheduledAction?
-    /// Whether GstPlay last said playing (not paused, buffering or stopped) for this item.
-    private var isPlaying = false
-    /// A seek GstPlay has not yet said done.
-    private var isSeeking = false
-    /// A switch on `switchQueue` until its relink is done; `held` are the commands waiting for it.
-    private var isSwitching = false
-    private var held: [@MainActor () -> Void] = []
-    private var position: Seconds = 0
-    private var duration: Seconds?
+    private var item = ItemState()
+    /// The commands waiting for a switch's relink; nil while no switch is under way.
+    private var held: [@MainActor () -> Void]?
     private let attached = Locked(true)
     /// Called (on another thread) each time the memory the video used has been given back.
     var onMemoryReleased: (@Sendable () -> Void)?
@@ -65,6 +59,18 @@ final class VideoBranch {
         self.pipeline = pipeline
         self.frameSink = frameSink
         self.scheduler = scheduler
+    }
+
+    /// What GstPlay last said of the item.
+    private struct ItemState {
+        /// Playing: not paused, buffering or stopped.
+        var isPlaying = false
+        /// A seek GstPlay has not yet said done.
+        var isSeeking = false
+        var position: Seconds = 0
+        var duration: Seconds?
+
+        var isNearTheEnd: Bool { duration.map { position > $0 - VideoBranch.endMargin } ?? false }
     }
 
     /// Whether the branch is attached, as the last switch made left it.
@@ -80,40 +86,34 @@ final class VideoBranch {
     /// Runs a command that seeks or changes the pipeline's state now, or once the switch under
     /// way has relinked; commands keep their order.
     func perform(_ command: @escaping @MainActor () -> Void) {
-        if isSwitching { held.append(command) } else { command() }
+        if held != nil { held?.append(command) } else { command() }
     }
 
     /// A new item is loading: a switch waits until it plays.
-    func itemLoading() {
-        position = 0
-        duration = nil
-        isPlaying = false
-        isSeeking = false
-    }
+    func itemLoading() { item = ItemState() }
 
     func stateChanged(playing: Bool) {
-        isPlaying = playing
-        if !playing { isSeeking = false }  // a stop ends a seek; a pause or buffering keeps switches off anyway
+        item.isPlaying = playing
+        if !playing { item.isSeeking = false }  // a stop ends a seek; a pause or buffering keeps switches off anyway
         apply()
     }
 
-    func seekStarted() { isSeeking = true }
+    func seekStarted() { item.isSeeking = true }
 
     func seekDone() {
-        isSeeking = false
+        item.isSeeking = false
         apply()
     }
 
     func positionChanged(_ position: Seconds) {
-        self.position = position
+        item.position = position
         apply()  // one held back near the end, if a seek moved away from it
     }
 
-    func durationChanged(_ duration: Seconds?) { self.duration = duration }
+    func durationChanged(_ duration: Seconds?) { item.duration = duration }
 
     private func apply(detachIsDue: Bool = false) {
-        guard timer == nil, !isSwitching, isPlaying, !isSeeking, isWanted != requested else { return }
-        if let duration, position > duration - Self.endMargin { return }
+        guard timer == nil, held == nil, item.isPlaying, !item.isSeeking, !item.isNearTheEnd, isWanted != requested else { return }
         if !isWanted && !detachIsDue {
             timer = scheduler.schedule(after: Self.detachDelay) { [weak self] in
                 self?.timer = nil
@@ -121,7 +121,7 @@ final class VideoBranch {
             }
             return
         }
-        isSwitching = true
+        held = []
         let player = player, pipeline = pipeline, wanted = isWanted, timeout = Self.relinkTimeout
         let ended: @Sendable (Bool?) -> Void = { [weak self] switched in runSoon { self?.switchEnded(switched: switched) } }
         switchQueue.async { [attached] in
@@ -139,9 +139,8 @@ final class VideoBranch {
     /// `switched` is what the switch asked for, or nil when it did not happen (to be tried again
     /// on the next position update).
     private func switchEnded(switched wanted: Bool?) {
-        isSwitching = false
-        let commands = held
-        held = []
+        let commands = held ?? []
+        held = nil
         commands.forEach { $0() }
         guard let wanted else { return }
         requested = wanted
