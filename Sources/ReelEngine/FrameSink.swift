@@ -171,6 +171,18 @@ public final class FrameSink: Sendable {
     @MainActor
     public var framesSkipped: UInt64 { UInt64(reel_video_paintable_get_frames_skipped(paintable.pointer)) }
 
+    /// Shows a frame that did not come through the sink (`FrameGrabber`'s) at once, at the
+    /// video's size.
+    @MainActor
+    public func showStill(_ texture: OpaquePointer) {
+        var width: Int32 = 0, height: Int32 = 0
+        if reel_frame_sink_input_size(element.pointer, &width, &height) == 0 {
+            (width, height) = (gdk_texture_get_width(texture), gdk_texture_get_height(texture))
+        }
+        reel_video_paintable_set_frame(paintable.pointer, texture, nil, 0, width, height)
+        reel_video_paintable_show_newest(paintable.pointer)
+    }
+
     /// Clears the picture (a new item is loading). The frame size stays: it is the room the
     /// picture has, and the next item's frames are made within it.
     @MainActor

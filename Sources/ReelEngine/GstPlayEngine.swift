@@ -36,6 +36,8 @@ public final class GstPlayEngine: PlaybackEngine {
         set { videoBranch.onMemoryReleased = newValue }
     }
     private var subtitleSink: SubtitleSink!
+    /// Stills asked for so far (`showStillIfNeeded`).
+    private var stillsAsked = 0
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
     private var subtitlesOff = false
 
@@ -194,8 +196,10 @@ public final class GstPlayEngine: PlaybackEngine {
             self.onEvent?(.duration(duration))
         }
         connectCurrent("seek-done") { `self`, args in
+            let position = GStreamer.seconds(args.uint64(1)) ?? 0
             self.videoBranch.seekDone()
-            self.onEvent?(.seekDone(GStreamer.seconds(args.uint64(1)) ?? 0))
+            self.showStillIfNeeded(at: position)
+            self.onEvent?(.seekDone(position))
         }
         connectCurrent("buffering") { `self`, args in
             self.onEvent?(.buffering(percent: args.int(1)))
@@ -359,7 +363,25 @@ public final class GstPlayEngine: PlaybackEngine {
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
     public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
 
-    public func setVideoEnabled(_ enabled: Bool) { videoBranch.setWanted(enabled) }
+    public func setVideoEnabled(_ enabled: Bool) {
+        videoBranch.setWanted(enabled)
+        showStillIfNeeded(at: videoBranch.position)
+    }
+
+    /// Seen while paused with the video branch detached (the window restored, or a seek made
+    /// then), the window gets the frame at the position from a pipeline of its own.
+    private func showStillIfNeeded(at position: Seconds) {
+        guard videoBranch.needsStill, let uri = item?.uri else { return }
+        stillsAsked += 1
+        let asked = stillsAsked
+        FrameGrabber.grab(uri: uri, at: position) { [weak self] texture in
+            guard let texture else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+            // Only the last asked for, and only while still needed.
+            guard let self, asked == self.stillsAsked, self.videoBranch.needsStill, self.item?.uri == uri else { return }
+            self.frameSink.showStill(texture)
+        }
+    }
 
     /// Whether night mode can be had: its compressor (lsp-plugins-ladspa) is installed.
     public var isNightModeAvailable: Bool { reel_night_compressor_factory() != nil }

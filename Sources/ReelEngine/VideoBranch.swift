@@ -14,7 +14,8 @@ import ReelGLib
 ///   load) deadlocks the pipeline (see reel_pipeline_is_playing_steadily). So a switch starts
 ///   only while the item plays steadily, with no seek under way, and the engine's commands that
 ///   seek or change state (`perform`) wait until its relink is done. A window restored while
-///   paused gets its video back when playing resumes.
+///   paused gets its video back when playing resumes; until then the engine draws stills
+///   (`needsStill`).
 /// - A switch while the last one is still settling stalled the pipeline, or made a re-attach
 ///   that closely followed a detach take seconds to show a frame. So a detach waits
 ///   `detachDelay` (a window minimized and restored at once keeps its video) and switches are
@@ -72,6 +73,12 @@ final class VideoBranch {
 
         var isNearTheEnd: Bool { duration.map { position > $0 - VideoBranch.endMargin } ?? false }
     }
+
+    /// Video is wanted but the branch stays detached until playing resumes: what the window
+    /// shows must come from elsewhere.
+    var needsStill: Bool { isWanted && !requested && !item.isPlaying }
+    /// Where the item is, as GstPlay last said.
+    var position: Seconds { item.position }
 
     /// Whether the branch is attached, as the last switch made left it.
     nonisolated var isAttached: Bool { attached.withLock { $0 } }

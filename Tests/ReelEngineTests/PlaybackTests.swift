@@ -1,3 +1,5 @@
+import CGtk
+import CShims
 import Foundation
 import ReelCore
 import ReelDiagnostics
@@ -176,6 +178,37 @@ final class PlaybackTests: EngineTestCase {
         XCTAssertTrue(player.engine.isVideoBranchAttached, "no switch while paused")
         player.model.play()
         waitUntil("detached once playing", timeout: 4) { !player.engine.isVideoBranchAttached }
+    }
+
+    /// Restored while paused, the window gets the frame at the position (from a pipeline of its
+    /// own: the branch stays detached until playing resumes), and a seek then brings the new one.
+    func testRestoredWhilePausedShowsTheFrameAtThePosition() async {
+        let player = PlayerHarness()
+        let paintable = player.engine.frameSink.paintable.pointer
+        var kept: [OpaquePointer] = []
+        defer { kept.forEach { g_object_unref(UnsafeMutableRawPointer($0)) } }
+        /// The texture shown, kept alive so that a new one cannot take its address.
+        func shown() -> OpaquePointer? {
+            guard let texture = reel_video_paintable_get_texture(paintable) else { return nil }
+            kept.append(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(texture))))
+            return texture
+        }
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        player.model.setVideoVisible(false)
+        waitUntil("detached", timeout: 4) { !player.engine.isVideoBranchAttached }
+        player.model.pause()
+        waitUntil("paused") { player.model.status == .paused }
+        let minimized = shown()
+        player.model.setVideoVisible(true)
+        waitUntil("a still shown", timeout: 3) { reel_video_paintable_get_texture(paintable) != minimized }
+        let restored = shown()
+        XCTAssertNotNil(restored)
+        player.model.seek(to: 20)
+        waitUntil("the still at the new position", timeout: 3) { reel_video_paintable_get_texture(paintable) != restored }
+        XCTAssertFalse(player.engine.isVideoBranchAttached, "no switch while paused")
+        player.model.play()
+        waitUntil("attached once playing", timeout: 4) { player.engine.isVideoBranchAttached }
     }
 
     /// Seeks, pauses and item changes racing video switches: with GStreamer 1.22 a flush or a
