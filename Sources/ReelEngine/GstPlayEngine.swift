@@ -36,8 +36,6 @@ public final class GstPlayEngine: PlaybackEngine {
         set { videoBranch.onMemoryReleased = newValue }
     }
     private var subtitleSink: SubtitleSink!
-    /// Stills asked for so far (`showStillIfNeeded`).
-    private var stillsAsked = 0
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
     private var subtitlesOff = false
 
@@ -197,8 +195,7 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("seek-done") { `self`, args in
             let position = GStreamer.seconds(args.uint64(1)) ?? 0
-            self.videoBranch.seekDone()
-            self.showStillIfNeeded(at: position)
+            self.videoBranch.seekDone(at: position)
             self.onEvent?(.seekDone(position))
         }
         connectCurrent("buffering") { `self`, args in
@@ -267,7 +264,7 @@ public final class GstPlayEngine: PlaybackEngine {
         if let problem = ErrorWording.localFileProblem(uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
             item?.refusedLocally = true
-            videoBranch.itemLoading()
+            videoBranch.itemLoading(uri: uri)
             videoBranch.perform { [player] in gst_play_stop(player.pointer) }
             runSoon { [weak self] in
                 guard let self, self.item?.uri == uri else { return }
@@ -279,7 +276,7 @@ public final class GstPlayEngine: PlaybackEngine {
         // A switch held back at the end of the last item goes ahead once this one plays (a
         // detach after its delay). Forcing it through at once here, spacing or not, was tried:
         // minimize/restore cycles then grew resident memory by half a megabyte each.
-        videoBranch.itemLoading()
+        videoBranch.itemLoading(uri: uri)
         videoBranch.perform { [player] in gst_play_set_uri(player.pointer, uri) }
     }
 
@@ -363,25 +360,7 @@ public final class GstPlayEngine: PlaybackEngine {
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
     public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
 
-    public func setVideoEnabled(_ enabled: Bool) {
-        videoBranch.setWanted(enabled)
-        showStillIfNeeded(at: videoBranch.position)
-    }
-
-    /// Seen while paused with the video branch detached (the window restored, or a seek made
-    /// then), the window gets the frame at the position from a pipeline of its own.
-    private func showStillIfNeeded(at position: Seconds) {
-        guard videoBranch.needsStill, let uri = item?.uri else { return }
-        stillsAsked += 1
-        let asked = stillsAsked
-        FrameGrabber.grab(uri: uri, at: position) { [weak self] texture in
-            guard let texture else { return }
-            defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-            // Only the last asked for, and only while still needed.
-            guard let self, asked == self.stillsAsked, self.videoBranch.needsStill, self.item?.uri == uri else { return }
-            self.frameSink.showStill(texture)
-        }
-    }
+    public func setVideoEnabled(_ enabled: Bool) { videoBranch.setWanted(enabled) }
 
     /// Whether night mode can be had: its compressor (lsp-plugins-ladspa) is installed.
     public var isNightModeAvailable: Bool { reel_night_compressor_factory() != nil }

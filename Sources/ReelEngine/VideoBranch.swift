@@ -14,8 +14,8 @@ import ReelGLib
 ///   load) deadlocks the pipeline (see reel_pipeline_is_playing_steadily). So a switch starts
 ///   only while the item plays steadily, with no seek under way, and the engine's commands that
 ///   seek or change state (`perform`) wait until its relink is done. A window restored while
-///   paused gets its video back when playing resumes; until then the engine draws stills
-///   (`needsStill`).
+///   paused gets its video back when playing resumes; until then it is shown stills from a
+///   pipeline of their own (`FrameGrabber`), on restoring and after each seek.
 /// - A switch while the last one is still settling stalled the pipeline, or made a re-attach
 ///   that closely followed a detach take seconds to show a frame. So a detach waits
 ///   `detachDelay` (a window minimized and restored at once keeps its video) and switches are
@@ -62,23 +62,20 @@ final class VideoBranch {
         self.scheduler = scheduler
     }
 
-    /// What GstPlay last said of the item.
+    /// The item, and what GstPlay last said of it.
     private struct ItemState {
+        var uri: String?
         /// Playing: not paused, buffering or stopped.
         var isPlaying = false
         /// A seek GstPlay has not yet said done.
         var isSeeking = false
         var position: Seconds = 0
         var duration: Seconds?
+        /// Stills asked for: only the last is shown.
+        var stillsAsked = 0
 
         var isNearTheEnd: Bool { duration.map { position > $0 - VideoBranch.endMargin } ?? false }
     }
-
-    /// Video is wanted but the branch stays detached until playing resumes: what the window
-    /// shows must come from elsewhere.
-    var needsStill: Bool { isWanted && !requested && !item.isPlaying }
-    /// Where the item is, as GstPlay last said.
-    var position: Seconds { item.position }
 
     /// Whether the branch is attached, as the last switch made left it.
     nonisolated var isAttached: Bool { attached.withLock { $0 } }
@@ -88,6 +85,7 @@ final class VideoBranch {
         isWanted = wanted
         frameSink.setAccepting(wanted)
         apply()
+        showStillIfNeeded()
     }
 
     /// Runs a command that seeks or changes the pipeline's state now, or once the switch under
@@ -97,7 +95,7 @@ final class VideoBranch {
     }
 
     /// A new item is loading: a switch waits until it plays.
-    func itemLoading() { item = ItemState() }
+    func itemLoading(uri: String) { item = ItemState(uri: uri) }
 
     func stateChanged(playing: Bool) {
         item.isPlaying = playing
@@ -107,9 +105,11 @@ final class VideoBranch {
 
     func seekStarted() { item.isSeeking = true }
 
-    func seekDone() {
+    func seekDone(at position: Seconds) {
         item.isSeeking = false
+        item.position = position
         apply()
+        showStillIfNeeded()
     }
 
     func positionChanged(_ position: Seconds) {
@@ -154,6 +154,22 @@ final class VideoBranch {
         timer = scheduler.schedule(after: Self.switchSpacing) { [weak self] in
             self?.timer = nil
             self?.spacingEnded()
+        }
+    }
+
+    /// Video is wanted but the branch stays detached until playing resumes: what the window
+    /// shows must come from elsewhere.
+    private var needsStill: Bool { isWanted && !requested && !item.isPlaying }
+
+    private func showStillIfNeeded() {
+        guard needsStill, let uri = item.uri else { return }
+        item.stillsAsked += 1
+        let asked = item.stillsAsked
+        FrameGrabber.grab(uri: uri, at: item.position) { [weak self] texture in
+            guard let texture else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+            guard let self, self.needsStill, self.item.uri == uri, self.item.stillsAsked == asked else { return }
+            self.frameSink.showStill(texture)
         }
     }
 
