@@ -26,6 +26,9 @@ import ReelGLib
 ///   relinking, waits for that lock, and playbin's flags setter waits for both. So in an item's
 ///   last `endMargin` seconds a switch waits for the next item or a seek away from the end, and
 ///   every switch runs on `switchQueue`, never on the main thread.
+/// - playbin 1.22's flags setter locks its current source group and unlocks whichever is
+///   current after: a group swapped meanwhile (an item loading, stopping or failing) gets an
+///   unlock it never had, and GLib aborts. Waiting for the item to play (above) covers it.
 /// - With the branch gone, malloc's kept frame memory goes back to the system.
 @MainActor
 final class VideoBranch {
