@@ -175,12 +175,16 @@ public final class FrameSink: Sendable {
     /// video's size.
     @MainActor
     public func showStill(_ texture: OpaquePointer) {
-        var width: Int32 = 0, height: Int32 = 0
-        if reel_frame_sink_input_size(element.pointer, &width, &height) == 0 {
-            (width, height) = (gdk_texture_get_width(texture), gdk_texture_get_height(texture))
-        }
-        reel_video_paintable_set_frame(paintable.pointer, texture, nil, 0, width, height)
+        let size = videoSize  // unknown: 0 × 0, the texture's own size
+        reel_video_paintable_set_frame(paintable.pointer, texture, nil, 0, size?.width ?? 0, size?.height ?? 0)
         reel_video_paintable_show_newest(paintable.pointer)
+    }
+
+    /// The video's size, as the sink's input says (frames may be made smaller); nil before the
+    /// first caps.
+    private var videoSize: (width: Int32, height: Int32)? {
+        var width: Int32 = 0, height: Int32 = 0
+        return reel_frame_sink_input_size(element.pointer, &width, &height) != 0 ? (width, height) : nil
     }
 
     /// Clears the picture (a new item is loading). The frame size stays: it is the room the
@@ -221,11 +225,9 @@ public final class FrameSink: Sendable {
         defer { gst_sample_unref(sample.pointer) }
         guard let frame = Self.texture(wrapping: sample.pointer) else { return }
         // The picture's size is the video's, whatever size the frame was made at.
-        var width: Int32 = 0, height: Int32 = 0
-        if reel_frame_sink_input_size(element.pointer, &width, &height) == 0 {
-            width = Int32((Double(gdk_texture_get_width(frame.texture)) * Double(frame.parN) / Double(max(frame.parD, 1))).rounded())
-            height = gdk_texture_get_height(frame.texture)
-        }
+        let (width, height) = videoSize ?? (
+            Int32((Double(gdk_texture_get_width(frame.texture)) * Double(frame.parN) / Double(max(frame.parD, 1))).rounded()),
+            gdk_texture_get_height(frame.texture))
         reel_video_paintable_set_frame_sample(paintable.pointer, sample.pointer)
         reel_video_paintable_set_frame(paintable.pointer, frame.texture, frame.isBGRA ? frame.bytes : nil, frame.stride,
                                        width, height)
