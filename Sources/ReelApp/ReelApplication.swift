@@ -128,14 +128,16 @@ final class ReelApplication {
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             return takeString(g_file_get_uri(file))
         }
+        // Before the first item loads, so that it starts at the speed asked for (a change once
+        // it plays holds the reported position for the sound sink's latency); and again once it
+        // has started, so that the command line wins over what was remembered for that file.
+        options.apply(to: model)
         if uris.isEmpty {
             presentWindow()
             restoreQueue()
         } else {
             open(uris, enqueue: options.enqueue)
         }
-        // After the first item has started: what the command line says wins over what was
-        // remembered for that file.
         options.apply(to: model)
         if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
         return 0
