@@ -323,7 +323,7 @@ class Reel(Player):
 
     def __init__(self, bench, clip, binary=None, label=None):
         super().__init__(bench, clip)
-        self.binary = binary or os.path.join(REPO, ".build/release/reel")
+        self.binary = binary or bench.args.reel
         if label:
             self.label = label
 
@@ -890,6 +890,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--media", required=True)
     ap.add_argument("--probe", required=True)
+    ap.add_argument("--reel", required=True, help="the release build of reel")
     ap.add_argument("--short", action="store_true", help="the CI setting: short clip, one run, short windows")
     ap.add_argument("--runs", type=int)
     ap.add_argument("--window", type=float, help="seconds of each CPU measurement")
