@@ -30,6 +30,12 @@ enum BuildInfo {
         return installedShare.appendingPathComponent("locale").path
     }
 
+    /// Reel's folder of GTK modules (`GTKMediaModules`): `<prefix>/lib/reel/gtk` when installed.
+    static var gtkModulesDirectory: String {
+        if let tree = sourceTree { return tree.appendingPathComponent(".build/gtk").path }
+        return executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/reel/gtk").path
+    }
+
     /// Where the compiled GSettings schema is when running uninstalled (nil when installed).
     static var uninstalledSchemaDirectory: String? {
         sourceTree.map { $0.appendingPathComponent(".build/schemas").path }

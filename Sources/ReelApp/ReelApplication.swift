@@ -183,6 +183,7 @@ final class ReelApplication {
     // MARK: Start-up (primary instance only)
 
     private func startUp() {
+        GTKMediaModules.restoreUserPath()
         let settings = Settings(schemaID: BuildInfo.appID)
         self.settings = settings
         let engine = GstPlayEngine(applicationID: BuildInfo.appID, applicationName: BuildInfo.name)

@@ -17,6 +17,7 @@ Renderer.chooseBeforeGTKStarts()
 setUpLocalization(domain: BuildInfo.gettextDomain, localeDirectory: BuildInfo.localeDirectory)
 MainQueueBridge.install()
 let (status, handedOver) = MainActor.assumeIsolated {
+    GTKMediaModules.registerLazilyWhileGTKStarts()
     let application = ReelApplication()
     return (application.run(arguments: CommandLine.arguments), application.handedOver)
 }

@@ -13,6 +13,20 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(help.output.contains("FILE"), help.output)
     }
 
+    /// GTK starts without loading its own media module, and GStreamer's GL library and libGL
+    /// with it: Reel draws its own frames (`GTKMediaModules`).
+    func testGTKsMediaModuleIsNotLoaded() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        // Read to the end: /proc's files have no size, and String(contentsOfFile:) stops at a page.
+        let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps"))
+            .readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(maps.contains("libgtk-4.so"), "the maps read whole")
+        for library in ["libmedia-gstreamer.so", "libgstgl-1.0.so"] {
+            XCTAssertFalse(maps.contains(library), "\(library) is loaded")
+        }
+    }
+
     func testDemoClipShowsMovingPicture() throws {
         let app = try ReelApp([Paths.packageRoot.appendingPathComponent("data/demo.webm").path])
         app.waitForPlaying()

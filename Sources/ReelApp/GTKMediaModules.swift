@@ -1,0 +1,29 @@
+import Foundation
+
+/// GTK's start-up loads each of its media modules to learn what it provides, as GIO does for a
+/// module folder with no `giomodule.cache` (Debian's GTK 4.8 ships none): for GStreamer's, that
+/// is GStreamer's GL library and libGL, which Reel, drawing its own frames, never uses. Reel's
+/// folder of GTK modules lists that module in a cache of its own, so GIO registers it without
+/// loading it, and the system's copy of the same name is then skipped. The folder comes first in
+/// GTK_PATH only while GTK starts: programs Reel starts get the user's GTK_PATH back.
+@MainActor
+enum GTKMediaModules {
+    /// The user's GTK_PATH while Reel's folder is in it: .some(nil) when they had none.
+    private static var userPath: String??
+
+    /// Runs before GTK starts (in GtkApplication's `startup`).
+    static func registerLazilyWhileGTKStarts() {
+        let folder = BuildInfo.gtkModulesDirectory
+        guard FileManager.default.fileExists(atPath: folder + "/4.0.0/media/giomodule.cache") else { return }
+        let user = getenv("GTK_PATH").map { String(cString: $0) }
+        userPath = .some(user)
+        setenv("GTK_PATH", [folder, user].compactMap { $0 }.joined(separator: ":"), 1)
+    }
+
+    /// Runs once GTK has started.
+    static func restoreUserPath() {
+        guard case .some(let user) = userPath else { return }
+        if let user { setenv("GTK_PATH", user, 1) } else { unsetenv("GTK_PATH") }
+        userPath = nil
+    }
+}
