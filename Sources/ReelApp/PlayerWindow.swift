@@ -86,6 +86,7 @@ final class PlayerWindow {
     }
 
     func present() { gtk_window_present(gcast(window)) }
+    var isShown: Bool { gtk_widget_get_visible(window) != 0 }
     func showOpenDialog() { opening.showOpenDialog() }
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
     func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
@@ -137,6 +138,10 @@ final class PlayerWindow {
         stage.controls.showSkipInterval(seconds)
         if let shortcuts = ShortcutsWindow.make(skipInterval: seconds) {
             gtk_application_window_set_help_overlay(gcast(window), shortcuts)
+            // Asked for while the window is hidden (its action over D-Bus), it brings the window back.
+            connectMainSignal(UnsafeMutableRawPointer(shortcuts), "show") { [weak self, weak application] _ in
+                if self?.isShown == false { application?.presentWindow() }
+            }
             g_object_unref(UnsafeMutableRawPointer(shortcuts))
         }
     }

@@ -34,7 +34,10 @@ extension ReelApplication {
         add("open-uri", parameter: "s") { [weak self] value in
             if let value, let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
         }
-        add("open", accels: ["<Control>o"]) { [weak self] _ in self?.window?.showOpenDialog() }
+        add("open", accels: ["<Control>o"]) { [weak self] _ in
+            if self?.window?.isShown != true { self?.presentWindow() }
+            self?.window?.showOpenDialog()
+        }
         add("open-location", accels: ["<Control>l"]) { [weak self] _ in
             guard let self, let window = self.window else { return }
             self.presentOnce("open-location") {
@@ -85,7 +88,10 @@ extension ReelApplication {
     }
 
     /// One of each dialog: asked again (keys, menus, D-Bus), the open one comes to the front.
+    /// Shows a dialog, and its window with it: one asked for while the window is hidden (an
+    /// action over D-Bus, Reel playing on in the background) must not float on its own.
     private func presentOnce(_ name: String, _ make: () -> Widget) {
+        if window?.isShown != true { presentWindow() }
         if let open = openDialogs[name] { return gtk_window_present(gcast(open)) }
         let dialog = make()
         openDialogs[name] = dialog

@@ -255,7 +255,7 @@ final class ReelApplication {
         }
     }
 
-    private func presentWindow() {
+    func presentWindow() {
         guard let player else { return }
         if window == nil {
             let window = PlayerWindow(application: self, model: player.model, frameSink: player.engine.frameSink)

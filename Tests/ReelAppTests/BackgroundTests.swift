@@ -163,6 +163,25 @@ final class BackgroundTests: XCTestCase {
         XCTAssertNotNil(app.screenshot("raised-after-close"))
     }
 
+    /// A dialog asked for while the window is hidden (its action over D-Bus) brings the window
+    /// back with it, instead of floating on its own.
+    func testADialogAskedForInTheBackgroundBringsTheWindowBack() throws {
+        let config = try Self.settingsDirectory(["close-action": "'keep-playing'"])
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
+        app.waitForPlaying()
+        for action in ["win.show-help-overlay", "app.preferences"] {
+            app.desktop.close(app.windowID)
+            eventually("window hidden") { app.desktop.windows(of: app.process.processIdentifier).isEmpty }
+            app.activateQuietly(action)
+            eventually("\(action): the window back, with its dialog") {
+                app.desktop.windows(of: app.process.processIdentifier).count == 2
+                    && app.debugProperty("VideoAttached") == .bool(true)
+            }
+            app.closeDialogs()
+        }
+        XCTAssertEqual(app.status, "Playing")
+    }
+
     func testLosingTheAudioOutputPauses() throws {
         // Two sinks of our own; the one in use goes away, as headphones do when unplugged.
         let a = shell("pactl", ["load-module", "module-null-sink", "sink_name=reel_phones", "norewinds=1"]).output
