@@ -88,8 +88,8 @@ extension ReelApplication {
     }
 
     /// One of each dialog: asked again (keys, menus, D-Bus), the open one comes to the front.
-    /// Shows a dialog, and its window with it: one asked for while the window is hidden (an
-    /// action over D-Bus, Reel playing on in the background) must not float on its own.
+    /// Its window comes too: a dialog asked for while the window is hidden (over D-Bus, Reel
+    /// playing on in the background) must not float on its own.
     private func presentOnce(_ name: String, _ make: () -> Widget) {
         if window?.isShown != true { presentWindow() }
         if let open = openDialogs[name] { return gtk_window_present(gcast(open)) }
