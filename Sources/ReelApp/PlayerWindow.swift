@@ -139,8 +139,8 @@ final class PlayerWindow {
         if let shortcuts = ShortcutsWindow.make(skipInterval: seconds) {
             gtk_application_window_set_help_overlay(gcast(window), shortcuts)
             // Asked for while the window is hidden (its action over D-Bus), it brings the window back.
-            connectMainSignal(UnsafeMutableRawPointer(shortcuts), "show") { [weak self, weak application] _ in
-                if self?.isShown == false { application?.presentWindow() }
+            connectMainSignal(UnsafeMutableRawPointer(shortcuts), "show") { [weak application] _ in
+                application?.showWindowIfHidden()
             }
             g_object_unref(UnsafeMutableRawPointer(shortcuts))
         }

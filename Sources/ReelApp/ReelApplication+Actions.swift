@@ -35,7 +35,7 @@ extension ReelApplication {
             if let value, let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
         }
         add("open", accels: ["<Control>o"]) { [weak self] _ in
-            if self?.window?.isShown != true { self?.presentWindow() }
+            self?.showWindowIfHidden()
             self?.window?.showOpenDialog()
         }
         add("open-location", accels: ["<Control>l"]) { [weak self] _ in
@@ -91,7 +91,7 @@ extension ReelApplication {
     /// Its window comes too: a dialog asked for while the window is hidden (over D-Bus, Reel
     /// playing on in the background) must not float on its own.
     private func presentOnce(_ name: String, _ make: () -> Widget) {
-        if window?.isShown != true { presentWindow() }
+        showWindowIfHidden()
         if let open = openDialogs[name] { return gtk_window_present(gcast(open)) }
         let dialog = make()
         openDialogs[name] = dialog

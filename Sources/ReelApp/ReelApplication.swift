@@ -255,7 +255,13 @@ final class ReelApplication {
         }
     }
 
-    func presentWindow() {
+    /// Brings the window back if it is hidden (or not made yet), without raising it over a
+    /// dialog of its own that is being shown.
+    func showWindowIfHidden() {
+        if window?.isShown != true { presentWindow() }
+    }
+
+    private func presentWindow() {
         guard let player else { return }
         if window == nil {
             let window = PlayerWindow(application: self, model: player.model, frameSink: player.engine.frameSink)
