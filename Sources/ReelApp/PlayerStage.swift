@@ -8,6 +8,9 @@ import ReelGLib
 @MainActor
 final class PlayerStage {
     static let controlsHideDelay: UInt32 = 3000
+    /// A wait shorter than this shows no spinner: playbin re-prerolls for a few milliseconds
+    /// each time the video branch is attached again, which GstPlay reports as buffering.
+    static let bufferingIndicatorDelay: UInt32 = 400
     /// Space between a subtitle and the control bar.
     private static let subtitleClearance: Int32 = 12
 
@@ -21,6 +24,7 @@ final class PlayerStage {
     /// The second subtitle track, at the top of the picture.
     private let secondSubtitleLabel = UI.label(classes: ["reel-subtitle"])
     private var hideControlsTimer: guint = 0
+    private var bufferingIndicatorTimer: guint = 0
     private let model: PlayerModel
     let preview: SeekPreview
 
@@ -124,7 +128,8 @@ final class PlayerStage {
         }
     }
 
-    /// A spinner over the video while a stream fills its buffer (or a stream is still connecting).
+    /// A spinner over the video while a stream fills its buffer (or a stream is still connecting),
+    /// once the wait has lasted `bufferingIndicatorDelay`.
     private func updateBuffering() {
         var text: String?
         switch model.status {
@@ -133,7 +138,19 @@ final class PlayerStage {
         default: text = nil
         }
         gtk_label_set_text(gcast(bufferingLabel), text ?? "")
-        gtk_widget_set_visible(bufferingIndicator, text == nil ? 0 : 1)
+        guard text != nil else {
+            if bufferingIndicatorTimer != 0 { g_source_remove(bufferingIndicatorTimer) }
+            bufferingIndicatorTimer = 0
+            gtk_widget_set_visible(bufferingIndicator, 0)
+            return
+        }
+        guard gtk_widget_get_visible(bufferingIndicator) == 0, bufferingIndicatorTimer == 0 else { return }
+        bufferingIndicatorTimer = addTimeout(milliseconds: Self.bufferingIndicatorDelay) { [weak self] in
+            guard let self else { return false }
+            self.bufferingIndicatorTimer = 0
+            gtk_widget_set_visible(self.bufferingIndicator, 1)
+            return false
+        }
     }
 
     /// The second track's line as shown, "" when none (for the diagnostics).

@@ -17,6 +17,10 @@ final class DebugInterface: DBusObjectHandler {
     private let window: @MainActor () -> DiagnosableWindow?
     private let frames: FrameCounter
     private let memoryReleases = Locked<UInt64>(0)
+    /// Times the buffering indicator has appeared since `StartCountingBufferingShows` (a
+    /// flash too short for a poll to see counts too).
+    private var bufferingShows: UInt64 = 0
+    private var watchedBufferingIndicator: DiagnosedWidget?
     private var object: DBusObject?
 
     static let xml = """
@@ -31,6 +35,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="MessageShown" type="s" access="read"/>
       <property name="ToastShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
+      <property name="BufferingShows" type="t" access="read"/>
       <property name="ControlBounds" type="a{sv}" access="read"/>
       <property name="MenuOpen" type="b" access="read"/>
       <property name="QueueShown" type="b" access="read"/>
@@ -48,6 +53,7 @@ final class DebugInterface: DBusObjectHandler {
       <method name="StartCountingGstObjects"/>
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
+      <method name="StartCountingBufferingShows"/>
       <method name="CrashForTesting"/>
     </interface></node>
     """
@@ -73,6 +79,16 @@ final class DebugInterface: DBusObjectHandler {
             let count = Int64(reel_gobject_live_count())
             guard count != Int64.min else { throw .notSupported("GObjects are not counted (preload meson_helpers/gobject-counter.c)") }
             return [.int64(count)]
+        case "StartCountingBufferingShows":
+            guard let indicator = window()?.bufferingIndicator else { throw .notSupported("no window yet") }
+            if watchedBufferingIndicator != indicator {
+                watchedBufferingIndicator = indicator
+                _ = connectMainSignal(indicator, "notify::visible") { [weak self] _ in
+                    if gtk_widget_get_visible(indicator) != 0 { self?.bufferingShows += 1 }
+                }
+            }
+            bufferingShows = 0
+            return []
         case "CrashForTesting":
             Diagnostics.crashForTesting()
             return []
@@ -93,6 +109,7 @@ final class DebugInterface: DBusObjectHandler {
         case "MessageShown": return .string(window()?.messageShown ?? "")
         case "ToastShown": return .string(window()?.toastShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)
+        case "BufferingShows": return .uint64(bufferingShows)
         case "MenuOpen": return .bool(window()?.controlMenuOpen ?? false)
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })

@@ -24,6 +24,8 @@ final class BackgroundTests: XCTestCase {
         eventually("frames on screen") { app.framesShown > 10 }
         let recorder = try SoundRecorder()
         recorder.waitUntilRecorded(seconds: 0.5)
+        _ = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
+                             "StartCountingBufferingShows")
 
         app.minimize()
         eventually("video detached") { app.debugProperty("VideoAttached") == .bool(false) }
@@ -51,6 +53,11 @@ final class BackgroundTests: XCTestCase {
         let first = try XCTUnwrap(app.screenshot("restored"))
         XCTAssertGreaterThan(first.litFraction, 0.3)
         eventually("the picture keeps changing") { (app.screenshot().map { first.difference($0) } ?? 0) > 0.01 }
+        eventually("the video branch attached") { app.debugProperty("VideoAttached") == .bool(true) }
+        let attachedAt = app.position
+        eventually("a second played since") { app.position > attachedAt + 1 }
+        // Attaching makes playbin preroll again for a few milliseconds (GstPlay says "buffering").
+        XCTAssertEqual(app.debugUInt64("BufferingShows"), 0, "no buffering spinner flashed")
         let recorded = recorder.duration
         recorder.waitUntilRecorded(seconds: recorded + 0.5)
         let silence = Self.longestSilence(recorder.stop())

@@ -162,7 +162,10 @@ final class PlaybackTests: EngineTestCase {
             if player.engine.isVideoBranchAttached { statusAtAttach = player.model.status }
             return statusAtAttach != nil
         }
-        XCTAssertEqual(statusAtAttach, .playing)
+        // Not while loading; attaching makes playbin preroll again for a moment, which GstPlay
+        // reports as buffering, so the model may already say so.
+        XCTAssertTrue(statusAtAttach == .playing || statusAtAttach == .buffering(percent: 0),
+                      "attached while the model said \(String(describing: statusAtAttach))")
     }
 
     /// A relink while a sink waits for preroll deadlocks playsink 1.22 (`VideoBranch`): paused,
