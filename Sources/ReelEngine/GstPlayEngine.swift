@@ -55,6 +55,7 @@ public final class GstPlayEngine: PlaybackEngine {
         gst_play_set_config(player.pointer, config)
 
         reel_playbin_sync_tracks_by_segment(pipeline.pointer)
+        reel_playbin_tune_decoders(pipeline.pointer)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
         reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {

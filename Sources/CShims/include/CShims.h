@@ -194,6 +194,9 @@ void reel_preview_source_close(ReelPreviewSource *self);
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
+// Lets libavcodec's video decoders decode into frames of their own (see decoders.c for why).
+void reel_playbin_tune_decoders(GstElement *playbin);
+
 // Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
 // on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
 void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, gpointer player);
