@@ -24,8 +24,7 @@ final class BackgroundTests: XCTestCase {
         eventually("frames on screen") { app.framesShown > 10 }
         let recorder = try SoundRecorder()
         recorder.waitUntilRecorded(seconds: 0.5)
-        _ = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
-                             "StartCountingBufferingShows")
+        try app.debugCall("StartCountingBufferingShows")
 
         app.minimize()
         eventually("video detached") { app.debugProperty("VideoAttached") == .bool(false) }

@@ -154,6 +154,12 @@ final class ReelApp {
                       [.string("org.reelplayer.Reel.Debug"), .string(name)]).first?.unwrapped
     }
 
+    /// Calls a method of the debug interface.
+    @discardableResult
+    func debugCall(_ method: String) throws -> [DBusValue] {
+        try bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", method)
+    }
+
     var messageShown: String { debugProperty("MessageShown")?.stringValue ?? "" }
     var bufferingShown: Bool { debugProperty("BufferingShown") == .bool(true) }
 

@@ -37,20 +37,18 @@ final class LongSessionTests: XCTestCase {
     }()
 
     private func gobjectsAlive(_ app: ReelApp) throws -> Int64 {
-        let reply = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "GObjectsAlive")
+        let reply = try app.debugCall("GObjectsAlive")
         return reply.first?.int64Value ?? .max
     }
 
     /// Starts counting GStreamer objects made and freed (GStreamer's leaks tracer, in Reel).
     private func startCountingObjects(_ app: ReelApp) throws {
-        _ = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
-                             "StartCountingGstObjects")
+        try app.debugCall("StartCountingGstObjects")
     }
 
     /// GStreamer objects made and not freed since the count started (0 when not counted).
     private func objectsNotFreed(_ app: ReelApp) throws -> Int64 {
-        let reply = try app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug",
-                                     "GstObjectsChange")
+        let reply = try app.debugCall("GstObjectsChange")
         return reply.first?.int64Value ?? .max
     }
 

@@ -35,7 +35,7 @@ final class ReliabilityTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: state) }
         let app = try ReelApp([Paths.media("tone-30s.webm")], environment: ["XDG_STATE_HOME": state.path])
         app.waitForPlaying()
-        _ = try? app.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", "CrashForTesting")
+        _ = try? app.debugCall("CrashForTesting")
         app.process.waitUntilExit()
         XCTAssertEqual(app.process.terminationReason, .uncaughtSignal, "it dies of the signal")
         let report = app.crashReports
