@@ -11,7 +11,7 @@ enum GTKMediaModules {
     /// The user's GTK_PATH while Reel's folder is in it: .some(nil) when they had none.
     private static var userPath: String??
 
-    /// Runs before GTK starts (in GtkApplication's `startup`).
+    /// Runs before GTK starts, and before any other thread does (see main.swift).
     static func registerLazilyWhileGTKStarts() {
         let folder = BuildInfo.gtkModulesDirectory
         guard FileManager.default.fileExists(atPath: folder + "/4.0.0/media/giomodule.cache") else { return }
@@ -20,7 +20,8 @@ enum GTKMediaModules {
         setenv("GTK_PATH", [folder, user].compactMap { $0 }.joined(separator: ":"), 1)
     }
 
-    /// Runs once GTK has started.
+    /// Runs once GTK has started, with other threads about: safe there because GTK_PATH is then
+    /// set, and glibc replaces or removes a name in place, freeing nothing a reader may hold.
     static func restoreUserPath() {
         guard case .some(let user) = userPath else { return }
         if let user { setenv("GTK_PATH", user, 1) } else { unsetenv("GTK_PATH") }

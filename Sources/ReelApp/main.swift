@@ -9,15 +9,18 @@ if let report = ProcessInfo.processInfo.environment["REEL_SYMBOLIZE_CRASH_REPORT
     exit(0)
 }
 
-// A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's
-// main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
-// GStreamer and its common plugins load on a thread of their own while GTK starts here.
-GStreamer.startInBackground()
+// The environment and the locale are settled while this is the process's only thread: glibc
+// 2.36's setenv reallocates the array of names when it adds one, under a getenv that another
+// thread (gst_init) may be walking (an activated Reel died of SIGSEGV at start-up in CI).
 Renderer.chooseBeforeGTKStarts()
 setUpLocalization(domain: BuildInfo.gettextDomain, localeDirectory: BuildInfo.localeDirectory)
+MainActor.assumeIsolated { GTKMediaModules.registerLazilyWhileGTKStarts() }
+// GStreamer and its common plugins load on a thread of their own while GTK starts here.
+GStreamer.startInBackground()
+// A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's
+// main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
 MainQueueBridge.install()
 let (status, handedOver) = MainActor.assumeIsolated {
-    GTKMediaModules.registerLazilyWhileGTKStarts()
     let application = ReelApplication()
     return (application.run(arguments: CommandLine.arguments), application.handedOver)
 }

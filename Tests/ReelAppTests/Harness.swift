@@ -32,6 +32,17 @@ func runData(_ executable: String, _ arguments: [String]) -> Data {
     runCommand(executable, arguments, environment: [:], includeErrors: false).output
 }
 
+/// Builds one of `meson_helpers/`' C files into a library for LD_PRELOAD, once per test run.
+func preloadLibrary(_ name: String, packages: [String] = []) -> String {
+    let library = FileManager.default.temporaryDirectory.appendingPathComponent("reel-\(name)-\(getpid()).so").path
+    guard !FileManager.default.fileExists(atPath: library) else { return library }
+    let source = Paths.packageRoot.appendingPathComponent("meson_helpers/\(name).c").path
+    let flags = packages.isEmpty ? "" : "$(pkg-config --cflags --libs \(packages.joined(separator: " ")))"
+    let build = shell("/bin/sh", ["-c", "cc -shared -fPIC -O2 -o '\(library)' '\(source)' \(flags) -ldl"])
+    precondition(build.status == 0, "could not build \(name): \(build.output)")
+    return library
+}
+
 /// Polls `condition` until it holds or `timeout` passes (then fails the test).
 @discardableResult
 func eventually(_ description: String, timeout: TimeInterval = 10, interval: TimeInterval = 0.05,

@@ -28,13 +28,7 @@ final class LongSessionTests: XCTestCase {
 
     /// meson_helpers/gobject-counter.c, built for this run and preloaded into Reel: it counts
     /// the GObjects alive (widgets, textures, GIO and GStreamer objects alike).
-    private static let gobjectCounter: String = {
-        let library = FileManager.default.temporaryDirectory.appendingPathComponent("reel-gobject-counter-\(getpid()).so").path
-        let source = Paths.packageRoot.appendingPathComponent("meson_helpers/gobject-counter.c").path
-        let build = shell("/bin/sh", ["-c", "cc -shared -fPIC -O2 -o '\(library)' '\(source)' $(pkg-config --cflags --libs gobject-2.0) -ldl"])
-        precondition(build.status == 0, "could not build the GObject counter: \(build.output)")
-        return library
-    }()
+    private static let gobjectCounter = preloadLibrary("gobject-counter", packages: ["gobject-2.0"])
 
     private func gobjectsAlive(_ app: ReelApp) throws -> Int64 {
         let reply = try app.debugCall("GObjectsAlive")

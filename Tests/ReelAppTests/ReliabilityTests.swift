@@ -162,6 +162,32 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertTrue(app.crashReports.isEmpty, app.crashReports)
     }
 
+    /// glibc 2.36's setenv reallocates the array of names when it adds one, under a getenv that
+    /// another thread may be walking: an activated Reel died of SIGSEGV at start-up in CI, its
+    /// renderer and GTK module path set while GStreamer started on a thread of its own.
+    /// meson_helpers/environment-guard.c, preloaded, aborts Reel at any such call, so the hazard
+    /// fails the test every time, not only when the race is lost. Covered: start-up, playing, a
+    /// file handed over by a second `reel`, minimize and restore, quitting.
+    func testNamesAreAddedToTheEnvironmentOnlyWhileReelHasOneThread() throws {
+        let environment = ["LD_PRELOAD": preloadLibrary("environment-guard")]
+        let app = try ReelApp([Paths.media("clip-h264.mp4")], environment: environment)
+        guard app.process.isRunning else { return XCTFail("Reel ended at start-up: \(app.output)") }
+        app.waitForPlaying()
+        let second = shell(Paths.reel.path, [Paths.media("tone-30s.webm")], environment: environment)
+        XCTAssertEqual(second.status, 0, "the process handing the file over: \(second.output)")
+        eventually("the file handed over plays") {
+            app.metadata["xesam:url"]?.stringValue == Paths.mediaURI("tone-30s.webm") && app.status == "Playing"
+        }
+        app.minimize()
+        eventually("the video branch detached") { app.debugProperty("VideoAttached") == .bool(false) }
+        app.restore()
+        eventually("the video branch back") { app.debugProperty("VideoAttached") == .bool(true) && !app.isMinimized }
+        app.stop()
+        XCTAssertEqual(app.process.terminationReason, .exit, app.output)
+        XCTAssertEqual(app.process.terminationStatus, 0, app.output)
+        XCTAssertFalse(app.output.contains("environment-guard"), app.output)
+    }
+
     /// A toast is on screen and says the latest message.
     private static func latestMessageOnScreen(_ app: ReelApp) -> Bool {
         let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
