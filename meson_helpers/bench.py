@@ -428,6 +428,16 @@ def dropped_share(c0, c1, fps=30):
     return 100 * dropped / (played * fps)
 
 
+def longest_standstill(readings):
+    """The longest time (s) over which (time, position) readings did not move."""
+    longest, since = 0.0, readings[0]
+    for reading in readings[1:]:
+        if reading[1] != since[1]:
+            longest = max(longest, reading[0] - since[0])
+            since = reading
+    return max(longest, readings[-1][0] - since[0])
+
+
 class Bench:
     def __init__(self, args):
         self.args = args
@@ -623,7 +633,7 @@ class Bench:
     def rate_run(self, name):
         """Speed changes while playing (MPRIS Rate 1 → 1.5 → 1 → 0.75 → 1, 2 s apart): the
         longest silence on the sink's monitor from the first sound on, and the largest step back
-        of the position, polled every 20 ms."""
+        of the position and its longest standstill, polled every 20 ms."""
         a = self.args
         p = self.make(name, a.clip_main)
         recorder = Recorder()
@@ -638,7 +648,7 @@ class Bench:
             def poll(seconds):
                 end = time.monotonic() + seconds
                 while time.monotonic() < end:
-                    positions.append(self.bus.get(bus_name, path, iface, "Position") / 1e6)
+                    positions.append((time.monotonic(), self.bus.get(bus_name, path, iface, "Position") / 1e6))
                     time.sleep(0.02)
 
             poll(1)
@@ -649,9 +659,10 @@ class Bench:
             if not p.alive():
                 raise RuntimeError(f"{p.label} exited during the speed changes")
             silence = recorder.longest_silence_ms()
-            back = max([0.0] + [a - b for a, b in zip(positions, positions[1:])])
+            back = max([0.0] + [a - b for (_, a), (_, b) in zip(positions, positions[1:])])
             self.record(p.label, "speed change: longest silence (ms)", silence)
             self.record(p.label, "speed change: position jump back (ms)", back * 1000)
+            self.record(p.label, "speed change: position standing still (ms)", longest_standstill(positions) * 1000)
         finally:
             recorder.stop()
             p.stop()

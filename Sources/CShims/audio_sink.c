@@ -46,7 +46,44 @@ static GstElement *night_compressor_new(void) {
   return compressor;
 }
 
-GstElement *reel_audio_sink_new(GstElement *device) {
+/* GstPlay (1.22) reports the position only when it differs from the last, so the sink's own
+ * answer, standing still after a rate change (see reel_sink_rate_position), has to be put
+ * right where the pipeline is asked: here, where playbin's position query reaches the sound. */
+typedef struct {
+  GstBin parent;
+  ReelSinkRate *rate;
+  GstElement *device;  // a child: lives as long as the bin
+} ReelAudioOutput;
+typedef GstBinClass ReelAudioOutputClass;
+G_DEFINE_TYPE(ReelAudioOutput, reel_audio_output, GST_TYPE_BIN)
+
+static gboolean reel_audio_output_query(GstElement *element, GstQuery *query) {
+  ReelAudioOutput *self = (ReelAudioOutput *)element;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_POSITION) {
+    GstFormat format;
+    gint64 position;
+    gst_query_parse_position(query, &format, NULL);
+    if (format == GST_FORMAT_TIME && reel_sink_rate_position(self->rate, self->device, &position)) {
+      gst_query_set_position(query, format, position);
+      return TRUE;
+    }
+  }
+  return GST_ELEMENT_CLASS(reel_audio_output_parent_class)->query(element, query);
+}
+
+static void reel_audio_output_finalize(GObject *object) {
+  reel_sink_rate_unref(((ReelAudioOutput *)object)->rate);
+  G_OBJECT_CLASS(reel_audio_output_parent_class)->finalize(object);
+}
+
+static void reel_audio_output_class_init(ReelAudioOutputClass *klass) {
+  GST_ELEMENT_CLASS(klass)->query = reel_audio_output_query;
+  G_OBJECT_CLASS(klass)->finalize = reel_audio_output_finalize;
+}
+
+static void reel_audio_output_init(ReelAudioOutput *self) { (void)self; }
+
+GstElement *reel_audio_sink_new(GstElement *device, ReelSinkRate *rate) {
   GstElement *keeper = reel_pitch_keeper_new();
   GstElement *convert = gst_element_factory_make("audioconvert", "reel-audio-convert");
   if (keeper == NULL || convert == NULL) {
@@ -54,7 +91,10 @@ GstElement *reel_audio_sink_new(GstElement *device) {
     if (convert) gst_object_unref(gst_object_ref_sink(convert));
     return device;
   }
-  GstElement *bin = gst_bin_new("reel-audio-output");
+  ReelAudioOutput *output = g_object_new(reel_audio_output_get_type(), "name", "reel-audio-output", NULL);
+  output->rate = reel_sink_rate_ref(rate);
+  output->device = device;
+  GstElement *bin = GST_ELEMENT(output);
   gst_bin_add_many(GST_BIN(bin), keeper, convert, NULL);
   gst_element_link(keeper, convert);
   GstElement *last = convert;

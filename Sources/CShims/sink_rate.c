@@ -19,6 +19,7 @@
 // current rate, so a new item or a seek costs nothing extra.
 #include "CShims.h"
 
+#include <gst/base/gstbasesink.h>
 #include <math.h>
 
 // The lock below, and the pad's probe list, which hands a pad's state from the thread that
@@ -38,6 +39,7 @@ struct ReelSinkRate {
   gboolean change_pending;
   gboolean leader_flowing;  // the leading path has a stream (a segment, no EOS yet)
   GstClockTime furthest;    // the furthest upstream running time any path has received
+  GstSegment leader_segment;  // the leading path's segment, as upstream sent it
   guint32 flush_seqnum;
   guint group;              // the stream group (the item) the map is for
 };
@@ -67,6 +69,7 @@ ReelSinkRate *reel_sink_rate_new(void) {
   ReelSinkRate *self = g_atomic_rc_box_new0(ReelSinkRate);
   g_mutex_init(&self->lock);
   self->lines = g_array_new(FALSE, FALSE, sizeof(Line));
+  gst_segment_init(&self->leader_segment, GST_FORMAT_UNDEFINED);
   lock_ordered(&self->lock, self);
   self->wanted = 1.0;
   reset_locked(self);
@@ -83,6 +86,8 @@ static void clear(gpointer data) {
 }
 
 void reel_sink_rate_unref(ReelSinkRate *self) { g_atomic_rc_box_release_full(self, clear); }
+
+ReelSinkRate *reel_sink_rate_ref(ReelSinkRate *self) { return g_atomic_rc_box_acquire(self); }
 
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate) {
   lock_ordered(&self->lock, self);
@@ -182,6 +187,7 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
       self->flush_seqnum = gst_event_get_seqnum(event);
       reset_locked(self);
     }
+    if (state->leads) gst_segment_init(&self->leader_segment, GST_FORMAT_UNDEFINED);
     unlock_ordered(&self->lock, self);
     gst_segment_init(&state->upstream, GST_FORMAT_UNDEFINED);
     break;
@@ -207,7 +213,10 @@ static GstPadProbeReturn on_downstream(GstPad *pad, GstPadProbeInfo *info, PadSt
     if (segment->format != GST_FORMAT_TIME) break;
     GstClockTime rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, segment->start);
     lock_ordered(&self->lock, self);
-    if (state->leads) self->leader_flowing = TRUE;
+    if (state->leads) {
+      self->leader_flowing = TRUE;
+      gst_segment_copy_into(segment, &self->leader_segment);
+    }
     guint line = line_at(self, GST_CLOCK_TIME_IS_VALID(rt) ? rt : 0);
     Line target = g_array_index(self->lines, Line, line);
     unlock_ordered(&self->lock, self);
@@ -286,7 +295,7 @@ void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean lea
   GstPad *pad = gst_element_get_static_pad(element, "sink");
   if (pad == NULL) return;
   PadState *state = g_new0(PadState, 1);
-  state->shared = g_atomic_rc_box_acquire(self);
+  state->shared = reel_sink_rate_ref(self);
   state->leads = leads;
   gst_segment_init(&state->upstream, GST_FORMAT_UNDEFINED);
   gst_segment_init(&state->own, GST_FORMAT_UNDEFINED);
@@ -295,4 +304,53 @@ void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean lea
                     GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH |
                     GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, probe, state, free_pad_state);
   gst_object_unref(pad);
+}
+
+// The sinks' own answer (GstBaseSink: its segment's time plus the clock since the segment's
+// base) holds at the start of a segment the sink gets ahead of the sound: after a rate change,
+// the audio sink's rebased segment arrives up to its device buffer (200 ms) before it is heard,
+// and the position jumped ahead and stood still that long. Here what is heard is followed back
+// through the map instead. Only while the map has a change in it; else the sink answers.
+gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *sink, gint64 *position) {
+  if (!GST_IS_BASE_SINK(sink)) return FALSE;
+  GST_OBJECT_LOCK(sink);
+  GstState state = GST_STATE_PENDING(sink) == GST_STATE_VOID_PENDING ? GST_STATE(sink) : GST_STATE_VOID_PENDING;
+  GST_OBJECT_UNLOCK(sink);
+  // The sinks' running time of what is heard now, as GstBaseSink reckons it: from the clock
+  // while playing, from where it stopped while paused.
+  GstClockTime now, since;
+  if (state == GST_STATE_PLAYING) {
+    GstClock *clock = gst_element_get_clock(sink);
+    if (clock == NULL) return FALSE;
+    now = gst_clock_get_time(clock);
+    gst_object_unref(clock);
+    since = gst_element_get_base_time(sink);
+  } else if (state == GST_STATE_PAUSED) {
+    now = gst_element_get_start_time(sink);
+    since = 0;
+  } else {
+    return FALSE;
+  }
+  GstClockTime latency = gst_base_sink_get_latency(GST_BASE_SINK(sink));
+  if (!GST_CLOCK_TIME_IS_VALID(now) || now < since + latency) return FALSE;
+  GstClockTime heard = now - since - latency;
+  lock_ordered(&self->lock, self);
+  gboolean answer = self->lines->len > 1 && self->leader_flowing && self->leader_segment.format == GST_FORMAT_TIME;
+  GstSegment segment;
+  GstClockTime upstream = 0;
+  if (answer) {
+    guint i = self->lines->len - 1;
+    while (i > 0 && g_array_index(self->lines, Line, i).sinks > heard) i--;
+    Line line = g_array_index(self->lines, Line, i);
+    upstream = line.upstream + (GstClockTime)llround((gdouble)(heard - MIN(heard, line.sinks)) * line.rate);
+    gst_segment_copy_into(&self->leader_segment, &segment);
+  }
+  unlock_ordered(&self->lock, self);
+  if (!answer) return FALSE;
+  guint64 at = position_at(&segment, upstream);
+  if (GST_CLOCK_TIME_IS_VALID(segment.stop)) at = MIN(at, segment.stop);
+  guint64 stream = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, at);
+  if (!GST_CLOCK_TIME_IS_VALID(stream)) return FALSE;
+  *position = (gint64)stream;
+  return TRUE;
 }

@@ -60,7 +60,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
             audioDeviceSink = audioSink
-            let output = reel_audio_sink_new(audioSink)
+            let output = reel_audio_sink_new(audioSink, sinkRate)
             reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(output))
             // The sound leads the rate changes: its sink runs furthest ahead of what is heard.
             reel_sink_rate_attach(sinkRate, output, 1)

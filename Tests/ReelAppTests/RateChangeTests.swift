@@ -39,6 +39,34 @@ final class RateChangeTests: XCTestCase {
         XCTAssertEqual(heard, 440, accuracy: 440 * 0.03, "the tone keeps its pitch at 1.8×")
     }
 
+    /// Right after a change the position moves on: the sinks' own answer used to jump ahead by
+    /// the sound device's buffer and then stand still as long, the slider and time with it.
+    /// The position is refreshed ten times a second, so a reading repeats for 0.1 s or so.
+    func testThePositionNeverStandsStillAcrossASpeedChange() throws {
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        for rate in [1.8, 1, 0.6, 1.5] {
+            try app.setProperty("Rate", .variantDouble(rate))
+            var readings: [(time: Date, position: Double)] = []
+            let end = Date().addingTimeInterval(1)
+            while Date() < end {
+                readings.append((Date(), app.position))
+                Thread.sleep(forTimeInterval: 0.02)  // the polling interval of a measurement
+            }
+            var longest = 0.0, since = readings[0]
+            for reading in readings.dropFirst() where reading.position != since.position {
+                longest = max(longest, reading.time.timeIntervalSince(since.time))
+                since = reading
+            }
+            longest = max(longest, readings[readings.count - 1].time.timeIntervalSince(since.time))
+            print("rate \(rate): the position stood still for \(Int(longest * 1000)) ms at most")
+            XCTAssertLessThan(longest, Self.longestStandstill, "at \(rate)×: \(readings.map { String(format: "%.2f", $0.position) })")
+        }
+    }
+
+    /// 0.11 s measured; 0.19–0.21 s before the position was answered through the rate map.
+    private static let longestStandstill = 0.16
+
     // MARK: Measuring
 
     private struct Stretch {

@@ -116,9 +116,11 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
 // stops (GStreamer 1.22's scaletempo crashes on stale state; see pitch_keeper.c). NULL without
 // scaletempo (gst-plugins-good).
 GstElement *reel_pitch_keeper_new(void);
+typedef struct ReelSinkRate ReelSinkRate;
 // The audio sink Reel gives playbin: the pitch keeper, the night mode's compressor (bypassed),
-// then `device` (floating, taken); `device` itself when scaletempo is missing.
-GstElement *reel_audio_sink_new(GstElement *device);
+// then `device` (floating, taken), in a bin that answers the position through `rate`'s map;
+// `device` itself when scaletempo is missing.
+GstElement *reel_audio_sink_new(GstElement *device, ReelSinkRate *rate);
 // Turns the night mode's compressor in `pipeline` on or off, gaplessly; FALSE when it has none
 // (the compressor, from lsp-plugins-ladspa, is not installed).
 gboolean reel_audio_sink_set_night_mode(GstElement *pipeline, gboolean on);
@@ -128,11 +130,14 @@ GstElementFactory *reel_night_compressor_factory(void);
 // The playback rate, applied at the sinks (see sink_rate.c): attach the element at the entry of
 // each sink path (the audio path, which runs furthest ahead, `leads`), then set the rate from
 // any thread; it takes effect on the data next to reach the sinks, seamlessly.
-typedef struct ReelSinkRate ReelSinkRate;
 ReelSinkRate *reel_sink_rate_new(void);
+ReelSinkRate *reel_sink_rate_ref(ReelSinkRate *self);
 void reel_sink_rate_unref(ReelSinkRate *self);
 void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean leads);
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
+// The position heard now on `audio_device_sink`, followed through the rate changes (FALSE:
+// the sink's own answer is right).
+gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *audio_device_sink, gint64 *position);
 
 // Makes the input-selectors playbin joins several tracks of a kind with keep the tracks in step
 // by the active track's segment rather than by waiting on the clock (see gst_workarounds.c for why).
