@@ -109,6 +109,16 @@ static GstClockTime to_sinks(const Line *line, GstClockTime t) {
   return line->sinks + (GstClockTime)llround((gdouble)(t - line->upstream) / line->rate);
 }
 
+// Back the other way: the upstream running time of the sinks' running time `t`, and (when
+// `on` is given) the line it falls on.
+static GstClockTime to_upstream_locked(ReelSinkRate *self, GstClockTime t, Line *on) {
+  guint i = self->lines->len - 1;
+  while (i > 0 && g_array_index(self->lines, Line, i).sinks > t) i--;
+  Line line = g_array_index(self->lines, Line, i);
+  if (on) *on = line;
+  return line.upstream + (GstClockTime)llround((gdouble)(t - MIN(t, line.sinks)) * line.rate);
+}
+
 // The segment that maps the upstream segment's positions from `from` on through `line`.
 static void own_segment(const GstSegment *upstream, const Line *line, guint64 from, GstSegment *own) {
   gst_segment_copy_into(upstream, own);
@@ -259,12 +269,10 @@ static GstPadProbeReturn on_upstream(GstPad *pad, GstPadProbeInfo *info, PadStat
   gst_event_parse_qos(event, &type, &proportion, &diff, &timestamp);
   if (!GST_CLOCK_TIME_IS_VALID(timestamp)) return GST_PAD_PROBE_OK;
   ReelSinkRate *self = state->shared;
+  Line line;
   lock_ordered(&self->lock, self);
-  guint i = self->lines->len - 1;
-  while (i > 0 && g_array_index(self->lines, Line, i).sinks > timestamp) i--;
-  Line line = g_array_index(self->lines, Line, i);
+  GstClockTime upstream = to_upstream_locked(self, timestamp, &line);
   unlock_ordered(&self->lock, self);
-  GstClockTime upstream = line.upstream + (GstClockTime)llround((gdouble)(timestamp - MIN(timestamp, line.sinks)) * line.rate);
   GstClockTimeDiff jitter = (GstClockTimeDiff)llround((gdouble)diff * line.rate);
   // Early by more than the time itself means "at once": the event cannot say more.
   if (jitter < 0 && (GstClockTime)-jitter > upstream) jitter = -(GstClockTimeDiff)upstream;
@@ -339,10 +347,7 @@ gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *sink, gint64 *p
   GstSegment segment;
   GstClockTime upstream = 0;
   if (answer) {
-    guint i = self->lines->len - 1;
-    while (i > 0 && g_array_index(self->lines, Line, i).sinks > heard) i--;
-    Line line = g_array_index(self->lines, Line, i);
-    upstream = line.upstream + (GstClockTime)llround((gdouble)(heard - MIN(heard, line.sinks)) * line.rate);
+    upstream = to_upstream_locked(self, heard, NULL);
     gst_segment_copy_into(&self->leader_segment, &segment);
   }
   unlock_ordered(&self->lock, self);

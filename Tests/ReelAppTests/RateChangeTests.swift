@@ -47,20 +47,10 @@ final class RateChangeTests: XCTestCase {
         app.waitForPlaying()
         for rate in [1.8, 1, 0.6, 1.5] {
             try app.setProperty("Rate", .variantDouble(rate))
-            var readings: [(time: Date, position: Double)] = []
-            let end = Date().addingTimeInterval(1)
-            while Date() < end {
-                readings.append((Date(), app.position))
-                Thread.sleep(forTimeInterval: 0.02)  // the polling interval of a measurement
-            }
-            var longest = 0.0, since = readings[0]
-            for reading in readings.dropFirst() where reading.position != since.position {
-                longest = max(longest, reading.time.timeIntervalSince(since.time))
-                since = reading
-            }
-            longest = max(longest, readings[readings.count - 1].time.timeIntervalSince(since.time))
-            print("rate \(rate): the position stood still for \(Int(longest * 1000)) ms at most")
-            XCTAssertLessThan(longest, Self.longestStandstill, "at \(rate)×: \(readings.map { String(format: "%.2f", $0.position) })")
+            let stretch = try measure(app, seconds: 1, every: 0.02)
+            print("rate \(rate): the position stood still for \(Int(stretch.longestStandstill * 1000)) ms at most")
+            XCTAssertLessThan(stretch.longestStandstill, Self.longestStandstill,
+                              "at \(rate)×: \(stretch.positions.map { String(format: "%.2f", $0) })")
         }
     }
 
@@ -72,22 +62,32 @@ final class RateChangeTests: XCTestCase {
     private struct Stretch {
         var speed: Double
         var largestStepBack: Double
+        /// The longest time (s) the position read the same.
+        var longestStandstill: Double
+        var positions: [Double]
     }
 
-    /// The position's advance per second of wall-clock time, polled over MPRIS.
-    private func measure(_ app: ReelApp, seconds: Double) throws -> Stretch {
+    /// The position's advance per second of wall-clock time, polled over MPRIS every `interval`.
+    private func measure(_ app: ReelApp, seconds: Double, every interval: Double = 0.05) throws -> Stretch {
         var points: [(time: Date, position: Double)] = []
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             points.append((Date(), app.position))
-            Thread.sleep(forTimeInterval: 0.05)  // the polling interval of a measurement
+            Thread.sleep(forTimeInterval: interval)  // the polling interval of a measurement
         }
         let steps = zip(points, points.dropFirst()).map { $1.position - $0.position }
         guard let first = points.first, let last = points.last, last.time > first.time else {
             throw XCTSkip("no position samples")
         }
+        var longest = 0.0, since = first
+        for point in points.dropFirst() where point.position != since.position {
+            longest = max(longest, point.time.timeIntervalSince(since.time))
+            since = point
+        }
+        longest = max(longest, last.time.timeIntervalSince(since.time))
         return Stretch(speed: (last.position - first.position) / last.time.timeIntervalSince(first.time),
-                       largestStepBack: max(0, -(steps.min() ?? 0)))
+                       largestStepBack: max(0, -(steps.min() ?? 0)), longestStandstill: longest,
+                       positions: points.map(\.position))
     }
 
     private func assertSeamless(file name: String, tone: Double, rates: [Double],
