@@ -199,8 +199,11 @@ void reel_preview_source_close(ReelPreviewSource *self);
 // Whether a message's source is a source element (GstBaseSrc: a file or network reader).
 gboolean reel_is_base_src(GstObject *object);
 
-// Lets libavcodec's video decoders decode into frames of their own (see decoders.c for why).
+// Lets libavcodec's video decoders decode into frames of their own, and spares them the frames
+// no other frame refers to ahead of an accurate seek's target (see decoders.c for why).
 void reel_playbin_tune_decoders(GstElement *playbin);
+// How many frames the decoders of `playbin` were spared so far.
+guint64 reel_playbin_frames_not_decoded(GstElement *playbin);
 
 // Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
 // on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
