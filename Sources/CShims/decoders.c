@@ -17,9 +17,7 @@ static void decode_into_own_frames(GstElement *element) {
  * on their way into the decoder, whichever decoder it is: H.264 pictures with nal_ref_idc 0 and
  * H.265's sub-layer non-reference pictures (libavcodec's own rule for AVDISCARD_NONREF), when
  * they end before the segment's start. */
-typedef struct {
-  gint frames;
-} SkipCount;
+static gint frames_spared;  // by every pipeline of the process
 
 typedef enum { CODEC_OTHER, CODEC_H264, CODEC_H265 } Codec;
 
@@ -27,14 +25,7 @@ typedef struct {
   Codec codec;
   guint length_size;    // bytes of the length before each NAL unit
   GstClockTime target;  // the start of a forward segment; NONE: nothing to skip
-  SkipCount *count;
 } SeekSkipper;
-
-static void seek_skipper_free(gpointer data) {
-  SeekSkipper *skipper = data;
-  g_atomic_rc_box_release(skipper->count);
-  g_free(skipper);
-}
 
 /* 1: a picture others may refer to, 0: one they may not, -1: not a picture's slice. */
 static int referenced(Codec codec, const guint8 *nal, gsize size) {
@@ -111,34 +102,38 @@ static GstPadProbeReturn skip_unreferenced_before_target(GstPad *pad, GstPadProb
   gboolean skip = is_unreferenced(skipper, map.data, map.size);
   gst_buffer_unmap(buffer, &map);
   if (!skip) return GST_PAD_PROBE_OK;
-  g_atomic_int_inc(&skipper->count->frames);
+  g_atomic_int_inc(&frames_spared);
   return GST_PAD_PROBE_DROP;
 }
 
-#define SKIP_COUNT_KEY "reel-frames-not-decoded"
-
-static void tune_decoder(GstElement *playbin, GstElement *element, gpointer data) {
-  (void)data;
+static void tune_decoder(GstElement *element) {
   if (!GST_IS_VIDEO_DECODER(element)) return;
   decode_into_own_frames(element);
   GstPad *pad = gst_element_get_static_pad(element, "sink");
   if (pad == NULL) return;
   SeekSkipper *skipper = g_new0(SeekSkipper, 1);
   skipper->target = GST_CLOCK_TIME_NONE;
-  skipper->count = g_atomic_rc_box_acquire(g_object_get_data(G_OBJECT(playbin), SKIP_COUNT_KEY));
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-                    skip_unreferenced_before_target, skipper, seek_skipper_free);
+                    skip_unreferenced_before_target, skipper, g_free);
   gst_object_unref(pad);
 }
 
-void reel_playbin_tune_decoders(GstElement *playbin) {
-  // Shared by the decoders' probes, which may outlive the playbin on their streaming threads.
-  g_object_set_data_full(G_OBJECT(playbin), SKIP_COUNT_KEY, g_atomic_rc_box_new0(SkipCount),
-                         (GDestroyNotify)g_atomic_rc_box_release);
-  g_signal_connect(playbin, "element-setup", G_CALLBACK(tune_decoder), NULL);
+static void tune_playbin_element(GstElement *playbin, GstElement *element, gpointer data) {
+  (void)playbin; (void)data;
+  tune_decoder(element);
 }
 
-guint64 reel_playbin_frames_not_decoded(GstElement *playbin) {
-  SkipCount *count = g_object_get_data(G_OBJECT(playbin), SKIP_COUNT_KEY);
-  return count ? (guint64)g_atomic_int_get(&count->frames) : 0;
+static void tune_added_element(GstBin *bin, GstBin *parent, GstElement *element, gpointer data) {
+  (void)bin; (void)parent; (void)data;
+  tune_decoder(element);
 }
+
+void reel_playbin_tune_decoders(GstElement *playbin) {
+  g_signal_connect(playbin, "element-setup", G_CALLBACK(tune_playbin_element), NULL);
+}
+
+void reel_bin_tune_decoders(GstElement *bin) {
+  g_signal_connect(bin, "deep-element-added", G_CALLBACK(tune_added_element), NULL);
+}
+
+guint64 reel_decoders_frames_spared(void) { return (guint64)g_atomic_int_get(&frames_spared); }

@@ -27,6 +27,7 @@ static gpointer run(gpointer data) {
   GstElement *pipeline = gst_parse_launch(
       "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! appsink name=sink sync=false", NULL);
   if (pipeline) {
+    reel_bin_tune_decoders(pipeline);
     GstElement *source = gst_bin_get_by_name(GST_BIN(pipeline), "source");
     GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
     g_object_set(source, "uri", grab->uri, NULL);

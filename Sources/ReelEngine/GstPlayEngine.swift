@@ -30,8 +30,6 @@ public final class GstPlayEngine: PlaybackEngine {
     public var isVideoEnabled: Bool { videoBranch.isWanted }
     /// Whether the video branch is attached (see `VideoBranch`).
     public var isVideoBranchAttached: Bool { videoBranch.isAttached }
-    /// Frames that accurate seeks spared the decoder (see decoders.c).
-    public var framesNotDecoded: Int { Int(reel_playbin_frames_not_decoded(pipeline.pointer)) }
     /// Called (on another thread) each time the memory the video used has been given back.
     public var onMemoryReleased: (@Sendable () -> Void)? {
         get { videoBranch.onMemoryReleased }

@@ -202,8 +202,10 @@ gboolean reel_is_base_src(GstObject *object);
 // Lets libavcodec's video decoders decode into frames of their own, and spares them the frames
 // no other frame refers to ahead of an accurate seek's target (see decoders.c for why).
 void reel_playbin_tune_decoders(GstElement *playbin);
-// How many frames the decoders of `playbin` were spared so far.
-guint64 reel_playbin_frames_not_decoded(GstElement *playbin);
+// The same for the decoders any other pipeline adds (decodebin's).
+void reel_bin_tune_decoders(GstElement *bin);
+// How many frames the decoders of this process were spared so far.
+guint64 reel_decoders_frames_spared(void);
 
 // Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
 // on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
