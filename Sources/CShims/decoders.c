@@ -42,8 +42,10 @@ static int referenced(Codec codec, const guint8 *nal, gsize size) {
   return -1;
 }
 
-/* Whether the access unit's first slice is of a picture no other picture refers to. */
+/* Whether every slice of the access unit is of a picture no other picture refers to (its two
+ * fields may differ). */
 static gboolean is_unreferenced(const SeekSkipper *skipper, const guint8 *data, gsize size) {
+  gboolean slices = FALSE;
   gsize offset = 0;
   while (offset + skipper->length_size <= size) {
     gsize length = 0;
@@ -51,10 +53,11 @@ static gboolean is_unreferenced(const SeekSkipper *skipper, const guint8 *data, 
     offset += skipper->length_size;
     if (length > size - offset) return FALSE;
     int verdict = referenced(skipper->codec, data + offset, length);
-    if (verdict >= 0) return verdict == 0;
+    if (verdict == 1) return FALSE;
+    slices |= verdict == 0;
     offset += length;
   }
-  return FALSE;
+  return slices && offset == size;
 }
 
 static void read_caps(SeekSkipper *skipper, GstCaps *caps) {
