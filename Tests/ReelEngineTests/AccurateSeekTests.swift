@@ -27,11 +27,9 @@ final class AccurateSeekTests: EngineTestCase {
     /// The bar's left edges on the middle row of a frame, at 320 pixels across: one, where the
     /// frame is whole; more, or none, where a missing reference smeared it.
     private func barEdges(_ texture: OpaquePointer) -> [Int] {
-        let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        gdk_texture_download(texture, &pixels, gsize(width * 4))
+        let (width, height, pixels) = bgraPixels(texture)
         let row = (height / 2) * width * 4
-        let white = (0..<width).map { pixels[row + $0 * 4 + 2] > 200 }  // cairo's ARGB32: B, G, R, A
+        let white = (0..<width).map { pixels[row + $0 * 4 + 2] > 200 }  // red
         return (0..<width).filter { white[$0] && !white[($0 + width - 1) % width] }.map { $0 * 320 / width }
     }
 

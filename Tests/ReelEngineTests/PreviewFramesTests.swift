@@ -12,10 +12,8 @@ import XCTest
 final class PreviewFramesTests: XCTestCase {
     /// The texture's middle pixel, as red, green and blue.
     private func middle(_ texture: OpaquePointer) -> (r: UInt8, g: UInt8, b: UInt8) {
-        let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        gdk_texture_download(texture, &pixels, gsize(width * 4))
-        let at = ((height / 2) * width + width / 2) * 4  // cairo's ARGB32: B, G, R, A in memory
+        let (width, height, pixels) = bgraPixels(texture)
+        let at = ((height / 2) * width + width / 2) * 4
         return (pixels[at + 2], pixels[at + 1], pixels[at])
     }
 

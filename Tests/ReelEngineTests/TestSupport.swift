@@ -1,3 +1,4 @@
+import CGtk
 import CGio
 import Foundation
 import ReelCore
@@ -23,6 +24,14 @@ func runMainLoop(for seconds: TimeInterval) {
     while Date() < end {
         if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) }
     }
+}
+
+/// A texture's pixels as cairo's ARGB32 keeps them: B, G, R, A in memory, `width` to a row.
+func bgraPixels(_ texture: OpaquePointer) -> (width: Int, height: Int, bytes: [UInt8]) {
+    let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
+    var bytes = [UInt8](repeating: 0, count: width * height * 4)
+    gdk_texture_download(texture, &bytes, gsize(width * 4))
+    return (width, height, bytes)
 }
 
 /// An engine and the model over it, recording every change the model reports.
