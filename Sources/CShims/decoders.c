@@ -86,6 +86,8 @@ static GstPadProbeReturn skip_unreferenced_before_target(GstPad *pad, GstPadProb
       GstCaps *caps;
       gst_event_parse_caps(event, &caps);
       read_caps(skipper, caps);
+      // Any other decoder's frames pass untouched from here on, without a call each.
+      if (skipper->codec == CODEC_OTHER) return GST_PAD_PROBE_REMOVE;
     } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
       const GstSegment *segment;
       gst_event_parse_segment(event, &segment);
