@@ -8,6 +8,8 @@ typedef struct {
   ReelSampleCallback callback;
   gpointer user_data;
   GDestroyNotify notify;
+  // The buffer last handed over as the preroll (compared, never dereferenced; streaming thread).
+  GstBuffer *prerolled;
 } SampleCallbackData;
 
 /* appsink (1.22) hands out one sample object it reuses, setting the next buffer and caps on it
@@ -30,13 +32,24 @@ static void deliver(SampleCallbackData *d, GstSample *sample) {
   if (sample) callback(detached(sample), d->user_data);
 }
 
+/* A sink going to PLAYING renders the buffer it prerolled with (after every seek, and at the
+ * start): that frame is on its way to the screen already, and a second hand-over only costs a
+ * repaint. */
 static GstFlowReturn on_new_sample(GstAppSink *sink, gpointer data) {
-  deliver(data, gst_app_sink_pull_sample(sink));
+  SampleCallbackData *d = data;
+  GstSample *sample = gst_app_sink_pull_sample(sink);
+  gboolean again = sample && gst_sample_get_buffer(sample) == d->prerolled;
+  d->prerolled = NULL;
+  if (again) gst_sample_unref(sample);
+  else deliver(d, sample);
   return GST_FLOW_OK;
 }
 
 static GstFlowReturn on_new_preroll(GstAppSink *sink, gpointer data) {
-  deliver(data, gst_app_sink_pull_preroll(sink));
+  SampleCallbackData *d = data;
+  GstSample *sample = gst_app_sink_pull_preroll(sink);
+  d->prerolled = sample ? gst_sample_get_buffer(sample) : NULL;
+  deliver(d, sample);
   return GST_FLOW_OK;
 }
 
