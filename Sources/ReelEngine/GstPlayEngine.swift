@@ -154,6 +154,8 @@ public final class GstPlayEngine: PlaybackEngine {
         var refusedLocally = false
         var warnedAboutMissingCodec = false
         var lastMediaInfo: MediaInfo?
+        /// An accurate seek is under way, from GstPlay's seek to its "seek-done".
+        var seeking = false
 
         /// The item's name as messages give it.
         var name: String { QueueItem(id: 0, uri: uri).displayName }
@@ -181,6 +183,10 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
             }
+            // GstPlay (1.22) takes every state between paused and playing for "buffering", so
+            // it says so while the pipeline prerolls after each seek: the window and MPRIS clients
+            // flickered on every seek. A stream's real buffering comes as `.buffering(percent:)`.
+            if state == .buffering, self.item?.seeking == true { return }
             self.videoBranch.stateChanged(playing: state == .playing)
             self.onEvent?(.state(state))
         }
@@ -196,6 +202,7 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("seek-done") { `self`, args in
             let position = GStreamer.seconds(args.uint64(1)) ?? 0
+            self.item?.seeking = false
             self.videoBranch.seekDone(at: position)
             self.onEvent?(.seekDone(position))
         }
@@ -207,6 +214,7 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("error") { `self`, args in
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
+            self.item?.seeking = false
             self.onEvent?(.error(self.describe(error)))
         }
         connectCurrent("warning") { `self`, _ in
@@ -296,7 +304,10 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func pause() { videoBranch.perform { [player] in gst_play_pause(player.pointer) } }
-    public func stop() { videoBranch.perform { [player] in gst_play_stop(player.pointer) } }
+    public func stop() {
+        item?.seeking = false
+        videoBranch.perform { [player] in gst_play_stop(player.pointer) }
+    }
 
     public func seek(to position: Seconds, accurate: Bool) {
         videoBranch.perform { [weak self] in self?.seekNow(to: position, accurate: accurate) }
@@ -305,6 +316,7 @@ public final class GstPlayEngine: PlaybackEngine {
     private func seekNow(to position: Seconds, accurate: Bool) {
         let time = GStreamer.clockTime(position)
         if accurate {
+            item?.seeking = true
             videoBranch.seekStarted()
             gst_play_seek(player.pointer, time)
         } else {

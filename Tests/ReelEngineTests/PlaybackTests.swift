@@ -67,6 +67,43 @@ final class PlaybackTests: EngineTestCase {
         XCTAssertEqual(player.model.status, .playing, "a seek keeps playing")
     }
 
+    /// GstPlay pauses the pipeline to seek while playing and reports "buffering" until it plays
+    /// again; the window and MPRIS clients must see it play on.
+    func testASeekWhilePlayingKeepsPlaying() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        var statuses: [PlaybackStatus] = []
+        let observation = player.model.observe { if $0 == .status { statuses.append(player.model.status) } }
+        defer { observation.cancel() }
+        for (i, target) in [12.0, 3.0, 20.0, 8.0].enumerated() {
+            player.model.seek(to: target)
+            waitUntil("seek to \(target)") { player.seekedPositions.count == i + 1 }
+        }
+        waitUntil("position ticks resume after the seeks") { player.model.position > 8.2 }
+        XCTAssertEqual(statuses, [], "the status stayed playing through four seeks")
+        XCTAssertEqual(player.model.status, .playing)
+    }
+
+    /// A pause that lands at any moment of a seek — before GstPlay pauses for it, while it is
+    /// paused for it, after it is done — leaves the player paused, and says so.
+    func testAPauseDuringASeekIsReported() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        for (i, delay) in [0.0, 0.005, 0.01, 0.02, 0.04, 0.08].enumerated() {
+            player.model.seek(to: Double(5 + 3 * i))
+            runMainLoop(for: delay)
+            player.model.pause()
+            waitUntil("paused, \(Int(delay * 1000)) ms into a seek") { player.model.status == .paused }
+            let position = player.model.position
+            runMainLoop(for: 0.3)
+            XCTAssertEqual(player.model.position, position, accuracy: 0.01, "it really is paused")
+            player.model.play()
+            waitUntil("playing again") { player.model.status == .playing }
+        }
+    }
+
     func testRateSurvivesPausePlaySeekAndItemChanges() async {
         let player = PlayerHarness()
         player.open("tone-30s.webm")
