@@ -183,9 +183,10 @@ public final class GstPlayEngine: PlaybackEngine {
             case GST_PLAY_STATE_BUFFERING: state = .buffering
             default: state = .stopped
             }
-            // GstPlay (1.22) takes every state between paused and playing for "buffering", so
-            // it says so while the pipeline prerolls after each seek: the window and MPRIS clients
-            // flickered on every seek. A stream's real buffering comes as `.buffering(percent:)`.
+            // GstPlay (1.22) says "buffering" for any pipeline state short of a settled paused or
+            // playing, so also while the pipeline prerolls after each seek: the model's status went
+            // to buffering and back, through every observer, just as the sought frame was due on
+            // screen. A stream's real buffering comes as `.buffering(percent:)`.
             if state == .buffering, self.item?.seeking == true { return }
             self.videoBranch.stateChanged(playing: state == .playing)
             self.onEvent?(.state(state))
