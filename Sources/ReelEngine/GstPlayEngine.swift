@@ -154,8 +154,6 @@ public final class GstPlayEngine: PlaybackEngine {
         var refusedLocally = false
         var warnedAboutMissingCodec = false
         var lastMediaInfo: MediaInfo?
-        /// An accurate seek is under way, from GstPlay's seek to its "seek-done".
-        var seeking = false
 
         /// The item's name as messages give it.
         var name: String { QueueItem(id: 0, uri: uri).displayName }
@@ -187,7 +185,7 @@ public final class GstPlayEngine: PlaybackEngine {
             // playing, so also while the pipeline prerolls after each seek: the model's status went
             // to buffering and back, through every observer, just as the sought frame was due on
             // screen. A stream's real buffering comes as `.buffering(percent:)`.
-            if state == .buffering, self.item?.seeking == true { return }
+            if state == .buffering, self.videoBranch.isSeeking { return }
             self.videoBranch.stateChanged(playing: state == .playing)
             self.onEvent?(.state(state))
         }
@@ -203,7 +201,6 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("seek-done") { `self`, args in
             let position = GStreamer.seconds(args.uint64(1)) ?? 0
-            self.item?.seeking = false
             self.videoBranch.seekDone(at: position)
             self.onEvent?(.seekDone(position))
         }
@@ -215,7 +212,6 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         connectCurrent("error") { `self`, args in
             let error = args.pointer(1)?.assumingMemoryBound(to: GError.self)
-            self.item?.seeking = false
             self.onEvent?(.error(self.describe(error)))
         }
         connectCurrent("warning") { `self`, _ in
@@ -305,10 +301,7 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func pause() { videoBranch.perform { [player] in gst_play_pause(player.pointer) } }
-    public func stop() {
-        item?.seeking = false
-        videoBranch.perform { [player] in gst_play_stop(player.pointer) }
-    }
+    public func stop() { videoBranch.perform { [player] in gst_play_stop(player.pointer) } }
 
     public func seek(to position: Seconds, accurate: Bool) {
         videoBranch.perform { [weak self] in self?.seekNow(to: position, accurate: accurate) }
@@ -317,7 +310,6 @@ public final class GstPlayEngine: PlaybackEngine {
     private func seekNow(to position: Seconds, accurate: Bool) {
         let time = GStreamer.clockTime(position)
         if accurate {
-            item?.seeking = true
             videoBranch.seekStarted()
             gst_play_seek(player.pointer, time)
         } else {

@@ -46,6 +46,8 @@ final class VideoBranch {
     private let switchQueue = DispatchQueue(label: "reel.video-switch")
     /// Whether video is wanted.
     private(set) var isWanted = true
+    /// An accurate seek GstPlay has not yet said done.
+    var isSeeking: Bool { item.isSeeking }
     /// What the last switch asked GstPlay for.
     private var requested = true
     /// Pending: the detach delay or the spacing after a switch.
