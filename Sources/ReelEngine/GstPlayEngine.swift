@@ -182,9 +182,10 @@ public final class GstPlayEngine: PlaybackEngine {
             default: state = .stopped
             }
             // GstPlay (1.22) says "buffering" for any pipeline state short of a settled paused or
-            // playing, so also while the pipeline prerolls after each seek: the model's status went
-            // to buffering and back, through every observer, just as the sought frame was due on
-            // screen. A stream's real buffering comes as `.buffering(percent:)`.
+            // playing, so also while the pipeline prerolls after each seek, its own or the
+            // slider's: the model's status went to buffering and back, through every observer,
+            // just as the sought frame was due on screen (and ten times a second while dragging).
+            // A stream's real buffering comes as `.buffering(percent:)`.
             if state == .buffering, self.videoBranch.isSeeking { return }
             self.videoBranch.stateChanged(playing: state == .playing)
             self.onEvent?(.state(state))
@@ -309,8 +310,8 @@ public final class GstPlayEngine: PlaybackEngine {
 
     private func seekNow(to position: Seconds, accurate: Bool) {
         let time = GStreamer.clockTime(position)
+        videoBranch.seekStarted(accurate ? .accurate : .keyUnit)
         if accurate {
-            videoBranch.seekStarted()
             gst_play_seek(player.pointer, time)
         } else {
             // Scrubbing: jump to the nearest keyframe. GstPlay's own seeks are accurate (its

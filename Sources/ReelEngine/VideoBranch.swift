@@ -46,8 +46,8 @@ final class VideoBranch {
     private let switchQueue = DispatchQueue(label: "reel.video-switch")
     /// Whether video is wanted.
     private(set) var isWanted = true
-    /// An accurate seek GstPlay has not yet said done.
-    var isSeeking: Bool { item.isSeeking }
+    /// A seek not yet over (see `Seek`).
+    var isSeeking: Bool { item.seek != nil }
     /// What the last switch asked GstPlay for.
     private var requested = true
     /// Pending: the detach delay or the spacing after a switch.
@@ -72,14 +72,21 @@ final class VideoBranch {
         var uri: String?
         /// Playing: not paused, buffering or stopped.
         var isPlaying = false
-        /// A seek GstPlay has not yet said done.
-        var isSeeking = false
+        var seek: Seek?
         var position: Seconds = 0
         var duration: Seconds?
         /// Stills asked for: only the last is shown.
         var stillsAsked = 0
 
         var isNearTheEnd: Bool { duration.map { position > $0 - VideoBranch.endMargin } ?? false }
+    }
+
+    enum Seek {
+        /// GstPlay's own: over when it says "seek-done".
+        case accurate
+        /// A keyframe seek made on the pipeline directly, for which GstPlay says nothing: over
+        /// once GstPlay next reports a settled state.
+        case keyUnit
     }
 
     /// Whether the branch is attached, as the last switch made left it.
@@ -104,14 +111,18 @@ final class VideoBranch {
 
     func stateChanged(playing: Bool) {
         item.isPlaying = playing
-        if !playing { item.isSeeking = false }  // a stop ends a seek; a pause or buffering keeps switches off anyway
+        // A stop ends any seek; a pause or buffering keeps switches off anyway.
+        if !playing || item.seek == .keyUnit { item.seek = nil }
         apply()
     }
 
-    func seekStarted() { item.isSeeking = true }
+    /// A keyframe seek under way leaves GstPlay's own to end it.
+    func seekStarted(_ seek: Seek) {
+        if item.seek != .accurate { item.seek = seek }
+    }
 
     func seekDone(at position: Seconds) {
-        item.isSeeking = false
+        item.seek = nil
         item.position = position
         apply()
         showStillIfNeeded()
@@ -125,7 +136,7 @@ final class VideoBranch {
     func durationChanged(_ duration: Seconds?) { item.duration = duration }
 
     private func apply(detachIsDue: Bool = false) {
-        guard timer == nil, held == nil, item.isPlaying, !item.isSeeking, !item.isNearTheEnd, isWanted != requested else { return }
+        guard timer == nil, held == nil, item.isPlaying, item.seek == nil, !item.isNearTheEnd, isWanted != requested else { return }
         if !isWanted && !detachIsDue {
             timer = scheduler.schedule(after: Self.detachDelay) { [weak self] in
                 self?.timer = nil

@@ -83,6 +83,41 @@ final class PlaybackTests: EngineTestCase {
         XCTAssertEqual(player.model.status, .playing)
     }
 
+    /// The slider's keyframe seeks while dragging go past GstPlay, which sees the pipeline settle
+    /// again after each one: that is not buffering either.
+    func testScrubbingWhilePlayingKeepsPlaying() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        let before = player.changes.count
+        for target in [15.0, 3.0, 24.0, 9.0] {
+            player.model.seek(to: target, accurate: false)
+            // Keyframes are a second apart: a tick from the old place is further off than that.
+            waitUntil("playing on from near \(target)") {
+                player.model.position != target && abs(player.model.position - target) < 1.5
+            }
+        }
+        XCTAssertFalse(player.changes[before...].contains(.status), "the status stayed playing through four scrubs")
+        XCTAssertEqual(player.model.status, .playing)
+    }
+
+    /// Scrubbing while paused stays paused (GstPlay reports nothing for it), and playing then
+    /// plays on from where the slider was left.
+    func testScrubbingWhilePausedThenPlaying() async {
+        let player = PlayerHarness()
+        player.open("tone-30s.webm")
+        player.waitForPlaying()
+        player.model.pause()
+        waitUntil("paused") { player.model.status == .paused }
+        let before = player.changes.count
+        for target in [15.0, 3.0, 24.0] { player.model.seek(to: target, accurate: false) }
+        player.model.play()
+        waitUntil("playing on from near 24") {
+            player.model.status == .playing && player.model.position != 24 && abs(player.model.position - 24) < 1.5
+        }
+        XCTAssertEqual(player.changes[before...].filter { $0 == .status }.count, 1, "one change of status: to playing")
+    }
+
     /// A pause that lands at any moment of a seek — before GstPlay pauses for it, while it is
     /// paused for it, after it is done — leaves the player paused, and says so.
     func testAPauseDuringASeekIsReported() async {
