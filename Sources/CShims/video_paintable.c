@@ -52,6 +52,13 @@ struct _ReelVideoPaintable {
   GstClockTime drawn_pts;
   GstSegment drawn_segment;
   guint64 frames_skipped;
+  // GTK repaints at GDK_PRIORITY_REDRAW, after all default-priority work: a frame set together
+  // with GstPlay's reports (an item's first, a sought one) waited for the model and every
+  // observer to take them in, 20 ms at the start of an item. This source (GstPlay's reports)
+  // gives way while a frame waits for its repaint, unless drawing has stalled; the repaint
+  // restores it, so it can never be kept waiting longer than from one repaint to the next.
+  GSource *yielding;
+  gint yielding_priority;
 };
 
 // A longer gap between two frames drawn is no hiccup of playback: a window that was not shown
@@ -63,7 +70,14 @@ struct _ReelVideoPaintable {
 // workspace), and GTK then waits to draw. Far longer than a slow frame under load.
 #define DRAWING_STALL_US (G_USEC_PER_SEC * 3 / 4)
 
+static void give_way(ReelVideoPaintable *self, gboolean waiting) {
+  if (self->yielding == NULL || g_source_is_destroyed(self->yielding)) return;
+  gint priority = waiting ? GDK_PRIORITY_REDRAW + 1 : self->yielding_priority;
+  if (g_source_get_priority(self->yielding) != priority) g_source_set_priority(self->yielding, priority);
+}
+
 static void set_drawing_stalled(ReelVideoPaintable *self, gboolean stalled) {
+  if (stalled) give_way(self, FALSE);
   if (self->drawing_stalled == stalled) return;
   self->drawing_stalled = stalled;
   if (self->stalled_callback) self->stalled_callback(stalled, self->stalled_data);
@@ -112,6 +126,7 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
   if (self->frame.texture == NULL) return;
   count_frames_skipped(self);
   self->frame_drawn = TRUE;
+  give_way(self, FALSE);
   if (self->pending.texture && self->promote_source == 0)
     self->promote_source = g_idle_add_full(G_PRIORITY_DEFAULT, promote_pending, g_object_ref(self), g_object_unref);
   // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
@@ -171,6 +186,7 @@ static void reel_video_paintable_dispose(GObject *object) {
   frame_clear(&self->pending);
   if (self->promote_source) g_source_remove(self->promote_source);
   self->promote_source = 0;
+  reel_video_paintable_set_yielding_source(self, NULL);
   reel_video_paintable_set_draw_size_callback(self, NULL, NULL, NULL);
   reel_video_paintable_set_drawing_stalled_callback(self, NULL, NULL, NULL);
   G_OBJECT_CLASS(reel_video_paintable_parent_class)->dispose(object);
@@ -205,6 +221,7 @@ static void show(ReelVideoPaintable *self, Frame *frame) {
   if (size_changed)
     gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
   gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+  give_way(self, self->frame.texture != NULL && !self->drawing_stalled);
 }
 
 void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *texture, GBytes *bgra, gint bgra_stride,
@@ -264,6 +281,14 @@ void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self,
   self->stalled_callback = callback;
   self->stalled_data = user_data;
   self->stalled_notify = notify;
+}
+
+void reel_video_paintable_set_yielding_source(ReelVideoPaintable *self, GSource *source) {
+  give_way(self, FALSE);
+  g_clear_pointer(&self->yielding, g_source_unref);
+  if (source == NULL) return;
+  self->yielding = g_source_ref(source);
+  self->yielding_priority = g_source_get_priority(source);
 }
 
 void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample) {

@@ -18,7 +18,7 @@ public final class GstPlayEngine: PlaybackEngine {
 
     private let player: ObjectRef<OpaquePointer>
     private let pipeline: ObjectRef<UnsafeMutablePointer<GstElement>>
-    private let adapter: ObjectRef<OpaquePointer>
+    let adapter: ObjectRef<OpaquePointer>  // internal: tests find its main-loop source
     private let reports = PipelineReports()
     /// The rate, applied at the sinks (upstream and GstPlay always run at 1×): seamless changes,
     /// and an item that starts at another rate pays no second seek.
@@ -68,6 +68,9 @@ public final class GstPlayEngine: PlaybackEngine {
         reports.watch(pipeline.pointer)
 
         adapter = ObjectRef(taking: gst_play_signal_adapter_new(player.pointer))
+        // A frame waiting for its repaint goes first (see reel_video_paintable_set_yielding_source).
+        // GstPlay (1.22) gives no access to the adapter's bus watch; the adapter is its data.
+        reel_video_paintable_set_yielding_source(frameSink.paintable.pointer, g_main_context_find_source_by_user_data(nil, adapter.raw))
         videoBranch = VideoBranch(player: player, pipeline: pipeline, frameSink: frameSink, scheduler: GLibScheduler())
         subtitleSink = SubtitleSink { [weak self] line in
             runSoon {

@@ -3,7 +3,7 @@ import CShims
 import Foundation
 import ReelCore
 import ReelDiagnostics
-import ReelEngine
+@testable import ReelEngine
 import ReelGLib
 import ReelTestSupport
 import XCTest
@@ -116,6 +116,24 @@ final class PlaybackTests: EngineTestCase {
             player.model.status == .playing && player.model.position != 24 && abs(player.model.position - 24) < 1.5
         }
         XCTAssertEqual(player.changes[before...].filter { $0 == .status }.count, 1, "one change of status: to playing")
+    }
+
+    /// An item's first frame is drawn before GstPlay's reports that came with it are taken in:
+    /// they wait for the repaint (a window's; here the test's own), and no longer.
+    func testGstPlaysReportsWaitForAFramesRepaint() async {
+        XCTAssertNotEqual(gtk_init_check(), 0, "GTK starts")
+        let player = PlayerHarness()
+        let reports = g_main_context_find_source_by_user_data(nil, player.engine.adapter.raw)
+        XCTAssertNotNil(reports, "GstPlay's reports come through a source of the main loop")
+        player.open("clip-h264.mp4")
+        let paintable = player.engine.frameSink.paintable.pointer
+        waitUntil("the first frame") { reel_video_paintable_get_texture(paintable) != nil }
+        XCTAssertEqual(g_source_get_priority(reports), GDK_PRIORITY_REDRAW + 1, "they wait while the frame waits for its repaint")
+        let snapshot = gtk_snapshot_new()
+        gdk_paintable_snapshot(gcast(paintable), gcast(snapshot), 64, 36)
+        if let node = gtk_snapshot_free_to_node(snapshot) { gsk_render_node_unref(node) }
+        XCTAssertEqual(g_source_get_priority(reports), G_PRIORITY_DEFAULT, "and go ahead once it is drawn")
+        player.waitForPlaying()
     }
 
     /// A pause that lands at any moment of a seek — before GstPlay pauses for it, while it is

@@ -63,13 +63,55 @@ final class VideoPaintableTests: XCTestCase {
         XCTAssertNil(reel_video_paintable_get_texture(paintable), "the waiting frame does not come back")
     }
 
+    /// The yielding source (GstPlay's reports) waits while a frame waits for its repaint.
+    func testTheYieldingSourceWaitsForEachFramesRepaint() {
+        let source = g_timeout_source_new_seconds(3600)!
+        defer { g_source_unref(source) }
+        reel_video_paintable_set_yielding_source(paintable, source)
+        let waiting = GDK_PRIORITY_REDRAW + 1
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT)
+        setFrame(0)
+        XCTAssertEqual(g_source_get_priority(source), waiting, "a frame waits for its repaint")
+        XCTAssertEqual(repaint(), 0)
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT, "drawn: the source goes ahead")
+        setFrame(1)
+        setFrame(2)
+        XCTAssertEqual(repaint(), 1)
+        XCTAssertEqual(g_source_get_priority(source), waiting, "the frame that waited now waits for the next repaint")
+        XCTAssertEqual(repaint(), 2)
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT)
+        setFrame(3)
+        reel_video_paintable_set_texture(paintable, nil, 1, 1)
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT, "cleared: nothing waits")
+        setFrame(4)
+        reel_video_paintable_set_yielding_source(paintable, nil)
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT, "let go of, it has its own priority back")
+    }
+
+    /// Frames set and never drawn (a window not drawn at all) do not keep the source waiting.
+    @MainActor func testTheYieldingSourceGoesAheadWhenDrawingStalls() {
+        let source = g_timeout_source_new_seconds(3600)!
+        defer { g_source_unref(source) }
+        reel_video_paintable_set_yielding_source(paintable, source)
+        setFrame(0)
+        XCTAssertEqual(g_source_get_priority(source), GDK_PRIORITY_REDRAW + 1)
+        var index = 1
+        waitUntil("drawing is taken for stalled") {
+            setFrame(index)
+            index += 1
+            return g_source_get_priority(source) == G_PRIORITY_DEFAULT
+        }
+        setFrame(index)
+        XCTAssertEqual(g_source_get_priority(source), G_PRIORITY_DEFAULT, "and stays ahead while it stalls")
+    }
+
     // MARK: Helpers
 
     private static let frameDuration = GstClockTime(reel_gst_second()) / 60
 
     /// Sets frame `index` of a 60 fps video: a 2×2 texture with its timestamp.
     private func setFrame(_ index: Int) {
-        let pixels = [UInt8](repeating: UInt8(index), count: 16)
+        let pixels = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 16)
         let bytes = pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, 16) }
         defer { g_bytes_unref(bytes) }
         let texture = gdk_memory_texture_new(2, 2, GDK_MEMORY_B8G8R8A8, bytes, 8)!

@@ -76,6 +76,9 @@ void reel_video_paintable_set_draw_size_callback(ReelVideoPaintable *self, ReelD
 typedef void (*ReelDrawingStalledCallback)(gboolean stalled, gpointer user_data);
 void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self, ReelDrawingStalledCallback callback,
                                                        gpointer user_data, GDestroyNotify notify);
+// `source` (a main-loop source of the default context, or NULL for none) gives way to the
+// repaint while a frame waits for it (see the .c file).
+void reel_video_paintable_set_yielding_source(ReelVideoPaintable *self, GSource *source);
 
 // The frame sink's element: a bin of videoconvertscale (multithreaded) and an appsink, returned
 // in `appsink` (owned by the bin). Caps set on the appsink pick the format and size the
