@@ -25,6 +25,7 @@ final class VideoView {
         let updateDrawing = {
             reel_video_paintable_set_scale_factor(paintable, gtk_widget_get_scale_factor(picture))
             reel_video_paintable_set_draw_with_cairo(paintable, reel_widget_renders_with_cairo(picture))
+            reel_x11_hold_upload_pool(picture)
         }
         connectMainSignal(picture, "map") { _ in updateDrawing() }
         connectMainSignal(picture, "notify::scale-factor") { _ in updateDrawing() }

@@ -27,6 +27,34 @@ final class WindowTests: XCTestCase {
         }
     }
 
+    /// On X11, GTK's cairo renderer sends each repaint to the X server through cairo's shared
+    /// memory; fullscreen, each repaint used to make (and drop) a 64 MB segment of its own.
+    /// Reel keeps one pool for a whole screen (`x11_upload_pool.c`): the segments it made stay the same.
+    func testFullscreenRepaintsReuseOneSharedMemoryPool() throws {
+        guard Desktop.current == .x11 else { throw XCTSkip("MIT-SHM uploads are X11's (GTK's cairo renderer)") }
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying()
+        app.key("f")
+        eventually("fullscreen") { app.isFullscreen && app.desktop.isSettled(app.windowID) }
+        let pid = app.process.processIdentifier
+        // The segments Reel created (the creator's pid is the fifth column), as the kernel lists them.
+        func segments() -> Set<Substring> {
+            let table = (try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8)) ?? ""
+            return Set(table.split(separator: "\n").dropFirst().compactMap { row in
+                let columns = row.split(separator: " ")
+                return columns.count > 4 && columns[4] == "\(pid)" ? columns[1] : nil
+            })
+        }
+        var seen = Set<Substring>()
+        let from = app.framesShown
+        eventually("30 frames drawn fullscreen", timeout: 20, interval: 0.01) {
+            seen.formUnion(segments())
+            return app.framesShown >= from + 30
+        }
+        XCTAssertFalse(seen.isEmpty, "repaints go through shared memory")
+        XCTAssertLessThanOrEqual(seen.count, 2, "segments made while 30 frames were drawn: \(seen.sorted())")
+    }
+
     func testDemoClipShowsMovingPicture() throws {
         let app = try ReelApp([Paths.packageRoot.appendingPathComponent("data/demo.webm").path])
         app.waitForPlaying()

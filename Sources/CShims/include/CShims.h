@@ -63,6 +63,10 @@ guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self);
 void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo);
 // Whether `widget`'s window is drawn by GTK's cairo renderer (FALSE before it is realized).
 gboolean reel_widget_renders_with_cairo(GtkWidget *widget);
+// On X11 with the cairo renderer, keeps cairo's shared-memory pool for a repaint of the largest
+// monitor alive (see x11_upload_pool.c). Call once the widget's window is realized; again after
+// a scale change (it does nothing when the pool held is large enough).
+void reel_x11_hold_upload_pool(GtkWidget *widget);
 // The device pixels per logical pixel where the paintable is drawn (the widget's scale factor).
 void reel_video_paintable_set_scale_factor(ReelVideoPaintable *self, gint scale);
 // Called on the main thread, from drawing, when the size in device pixels the video is drawn at
