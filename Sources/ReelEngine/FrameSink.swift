@@ -15,10 +15,10 @@ import ReelGLib
 /// texture keeps the sample alive until GTK lets go of it.
 ///
 /// Frames are made the size they are drawn at: the paintable reports the size in device pixels
-/// it draws the video at, and the sink's converter (videoconvertscale, on every core, in the
-/// streaming thread) converts and scales each frame to it in one pass. Uploading a 1080p frame
-/// to show it in a 960-pixel window costs four times the copying and, with a software GL
-/// renderer, four times the texture sampling on every repaint. Late frames are dropped before
+/// it draws the video at, and the sink's converter (videoscale, then videoconvert, in the
+/// streaming thread) scales each frame to it in the decoder's format and converts it to BGRA.
+/// Uploading a 1080p frame to show it in a 960-pixel window costs four times the copying and,
+/// with a software GL renderer, four times the texture sampling on every repaint. Late frames are dropped before
 /// conversion (the appsink's QoS events reach the converter). Frames are never made larger than
 /// the video: GTK scales up.
 public final class FrameSink: Sendable {
