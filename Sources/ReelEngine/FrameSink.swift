@@ -18,9 +18,9 @@ import ReelGLib
 /// it draws the video at, and the sink's converter (videoscale, then videoconvert, in the
 /// streaming thread) scales each frame to it in the decoder's format and converts it to BGRA.
 /// Uploading a 1080p frame to show it in a 960-pixel window costs four times the copying and,
-/// with a software GL renderer, four times the texture sampling on every repaint. Late frames are dropped before
-/// conversion (the appsink's QoS events reach the converter). Frames are never made larger than
-/// the video: GTK scales up.
+/// with a software GL renderer, four times the texture sampling on every repaint. Late frames
+/// are dropped before conversion (the appsink's QoS events reach the converter). Frames are
+/// never made larger than the video: GTK scales up.
 public final class FrameSink: Sendable {
     /// The element to give playbin as its video sink.
     public let element: ObjectRef<UnsafeMutablePointer<GstElement>>
