@@ -27,6 +27,8 @@ protocol DesktopDriver {
     /// (On Wayland a window hidden and shown again is a new window.)
     func windows(of pid: Int32) -> [String]
     func title(_ window: String) -> String
+    /// What a failing test prints about a window: its title and state.
+    func describe(_ window: String) -> String
     func geometry(_ window: String) -> WindowGeometry?
     func activate(_ window: String)
     func minimize(_ window: String)
@@ -56,6 +58,8 @@ protocol DesktopDriver {
 }
 
 extension DesktopDriver {
+    func describe(_ window: String) -> String { "\(window) '\(title(window))'" }
+
     func click(_ window: String, x: Int, y: Int, count: Int = 1) {
         guard let frame = geometry(window) else { return }
         pointerMove(screenX: frame.x + x, screenY: frame.y + y)
@@ -167,6 +171,16 @@ final class GnomeShellDriver: DesktopDriver, @unchecked Sendable {
     }
 
     func title(_ window: String) -> String { eval("\(meta(window))?.get_title() ?? ''") as? String ?? "" }
+
+    func describe(_ window: String) -> String {
+        let text = eval("""
+            (() => { const w = \(meta(window)); if (!w) return 'gone';
+              return `'${w.get_title()}' type ${w.get_window_type()}${w.minimized ? ', minimized' : ''}` +
+                     `${w.has_focus() ? ', focused' : ''}${w.get_transient_for() ? ', transient' : ''}` +
+                     `${w.is_hidden() ? ', hidden' : ''}` })()
+            """) as? String
+        return "\(window) \(text ?? "?")"
+    }
 
     func geometry(_ window: String) -> WindowGeometry? {
         guard let r = eval("(() => { const w = \(meta(window)); if (!w) return null; const r = w.get_frame_rect(); return [r.x, r.y, r.width, r.height] })()") as? [Int],

@@ -448,11 +448,15 @@ final class ReelApp {
     /// Closes Reel's other windows (dialogs, preferences, shortcuts) as a user does, with Escape,
     /// until only the main window is left.
     func closeDialogs(file: StaticString = #filePath, line: UInt = #line) {
-        eventually("Reel's dialogs closed", timeout: 15, file: file, line: line) {
+        let closed = eventually("Reel's dialogs closed", timeout: 15, file: file, line: line) {
             guard let dialog = self.otherWindows.last else { return true }
             self.desktop.activate(dialog)
             self.desktop.key("Escape")
             return false
+        }
+        if !closed {
+            print("still open: \(otherWindows.map(desktop.describe)); main window \(desktop.describe(windowID))")
+            _ = screenshot("dialogs-left-open", onScreen: true)
         }
     }
 
