@@ -110,7 +110,7 @@ final class StormTests: XCTestCase {
 
         // Calm: dialogs closed, the window back and not fullscreen; then it must still play.
         record("calm down")
-        app.closeDialogs()
+        app.closeDialogs(thenByTheWindowManager: true)
         app.restore()
         app.activateQuietly("app.leave-fullscreen")
         try? app.setProperty("Volume", .variantDouble(1))
