@@ -456,26 +456,25 @@ final class ReelApp {
             desktop.key("Escape")
             return false
         }
+        func reportLeftOpen(_ what: String) {
+            print("\(what): \(otherWindows.map(desktop.describe)); main window \(desktop.describe(windowID))")
+            _ = screenshot("dialogs-left-open", onScreen: true)
+        }
         if thenByTheWindowManager {
             let deadline = Date().addingTimeInterval(10)
             while !escapeTheTopmost() {
                 guard Date() < deadline else { break }
                 Thread.sleep(forTimeInterval: 0.05)  // polling interval
             }
-            let left = otherWindows
-            guard !left.isEmpty else { return }
-            print("Escape left open: \(left.map(desktop.describe)); main window \(desktop.describe(windowID))")
-            _ = screenshot("dialogs-left-open", onScreen: true)
+            guard !otherWindows.isEmpty else { return }
+            reportLeftOpen("Escape left open")
         }
         let closed = eventually("Reel's dialogs closed", timeout: thenByTheWindowManager ? 10 : 15, file: file, line: line) {
             guard let dialog = self.otherWindows.last else { return true }
             if thenByTheWindowManager { self.desktop.close(dialog); return false }
             return escapeTheTopmost()
         }
-        if !closed {
-            print("still open: \(otherWindows.map(desktop.describe)); main window \(desktop.describe(windowID))")
-            _ = screenshot("dialogs-left-open", onScreen: true)
-        }
+        if !closed { reportLeftOpen("still open") }
     }
 
     /// Puts Reel's window to the right of the drag-source fixture's, so both can be seen.
