@@ -41,6 +41,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
+      <property name="ShortcutTitles" type="as" access="read"/>
       <property name="TranscriptShown" type="b" access="read"/>
       <property name="TranscriptLines" type="as" access="read"/>
       <property name="TranscriptHighlight" type="s" access="read"/>
@@ -114,6 +115,7 @@ final class DebugInterface: DBusObjectHandler {
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])
+        case "ShortcutTitles": return .strings(window()?.shortcutTitles ?? [])
         case "TranscriptShown": return .bool(window()?.isTranscriptShown ?? false)
         case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])
         case "TranscriptHighlight": return .string(window()?.transcriptHighlight ?? "")

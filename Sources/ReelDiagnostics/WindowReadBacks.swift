@@ -1,3 +1,4 @@
+import CGLibShims
 import CGtk
 import ReelGLib
 
@@ -61,6 +62,29 @@ extension DiagnosableWindow {
         namedControls.compactMap { name, widget in
             gtk_widget_get_tooltip_text(widget).map { (name, String(cString: $0)) }
         }
+    }
+
+    /// What the shortcuts window's rows say the keys do; [] while it is not built (it is built
+    /// when first asked for).
+    var shortcutTitles: [String] {
+        guard let overlay = gtk_application_window_get_help_overlay(gcast(window)) else { return [] }
+        func titles(under widget: DiagnosedWidget) -> [String] {
+            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_shortcuts_shortcut_get_type()) != 0 {
+                var value = GValue()
+                g_value_init(&value, reel_type_string())
+                defer { g_value_unset(&value) }
+                g_object_get_property(gcast(widget), "title", &value)
+                return [g_value_get_string(&value).map { String(cString: $0) } ?? ""]
+            }
+            var found: [String] = []
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                found += titles(under: current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return found
+        }
+        return titles(under: gcast(overlay))
     }
 
     /// Where the control bar and each of its shown controls are, in window coordinates (x, y,

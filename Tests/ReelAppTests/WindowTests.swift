@@ -209,8 +209,9 @@ final class WindowTests: XCTestCase {
         eventually("playing from the start") { app.status == "Playing" && app.position < 1.5 }
     }
 
-    /// The skip buttons' tooltips name the interval set in Preferences, and follow it.
-    func testSkipTooltipsNameTheConfiguredInterval() throws {
+    /// The skip buttons' tooltips and the shortcuts window name the interval set in Preferences,
+    /// and follow it. The shortcuts window is built when first asked for, not at start-up.
+    func testSkipTooltipsAndShortcutsNameTheConfiguredInterval() throws {
         let config = try BackgroundTests.settingsDirectory(["skip-interval": "30"])
         let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
         app.waitForPlaying()
@@ -218,11 +219,20 @@ final class WindowTests: XCTestCase {
         eventually("30 s in the tooltips: \(tooltips())") {
             tooltips()["skip-backward"]?.stringValue == "Back 30 Seconds" && tooltips()["skip-forward"]?.stringValue == "Forward 30 Seconds"
         }
+        let shortcuts = { app.debugProperty("ShortcutTitles")?.strings ?? [] }
+        XCTAssertEqual(shortcuts(), [], "no shortcuts window before it is asked for")
+        app.key("ctrl+question")
+        eventually("30 s in the shortcuts window: \(shortcuts())") {
+            shortcuts().contains("Back 30 seconds") && shortcuts().contains("Forward 30 seconds")
+        }
         // Changed while Reel runs (as Preferences does, through the settings backend).
         let keyfile = URL(fileURLWithPath: try XCTUnwrap(config["XDG_CONFIG_HOME"])).appendingPathComponent("glib-2.0/settings/keyfile")
         try "[org/reelplayer/Reel]\nskip-interval=1\n".write(to: keyfile, atomically: true, encoding: .utf8)
         eventually("1 s in the tooltips: \(tooltips())") {
             tooltips()["skip-backward"]?.stringValue == "Back 1 Second" && tooltips()["skip-forward"]?.stringValue == "Forward 1 Second"
+        }
+        eventually("1 s in the shortcuts window: \(shortcuts())") {
+            shortcuts().contains("Back 1 second") && shortcuts().contains("Forward 1 second")
         }
     }
 
