@@ -26,8 +26,6 @@ final class PlayerWindow {
     private var observation: PlayerModel.Observation?
     private var visibility: VisibilityWatcher?
     private weak var application: ReelApplication?
-    /// The interval the skip keys are named with.
-    private var skipInterval = Settings.defaultSkipInterval
 
     init(application: ReelApplication, model: PlayerModel, frameSink: FrameSink) {
         self.model = model
@@ -139,7 +137,6 @@ final class PlayerWindow {
     /// The control bar's tooltips and the shortcuts window name the skip interval (a setting).
     func showSkipInterval(_ seconds: Int) {
         stage.controls.showSkipInterval(seconds)
-        skipInterval = seconds
         if gtk_application_window_get_help_overlay(gcast(window)) != nil { buildShortcuts() }
     }
 
@@ -158,7 +155,7 @@ final class PlayerWindow {
     }
 
     private func buildShortcuts() {
-        guard let shortcuts = ShortcutsWindow.make(skipInterval: skipInterval) else { return }
+        guard let application, let shortcuts = ShortcutsWindow.make(skipInterval: Int(application.skipInterval)) else { return }
         gtk_application_window_set_help_overlay(gcast(window), shortcuts)
         // Asked for while the window is hidden (its action over D-Bus), it brings the window back.
         connectMainSignal(UnsafeMutableRawPointer(shortcuts), "show") { [weak application] _ in

@@ -50,6 +50,13 @@ func eventually(_ description: String, timeout: TimeInterval = 10, interval: Tim
     wait(for: description, timeout: timeout, file: file, line: line, between: { Thread.sleep(forTimeInterval: interval) }, condition)
 }
 
+/// Polls `condition` until it holds or `timeout` passes, and says whether it held: for waits
+/// whose running out is not the test's failure.
+@discardableResult
+func within(_ timeout: TimeInterval, interval: TimeInterval = 0.05, _ condition: () throws -> Bool) -> Bool {
+    poll(timeout: timeout, between: { Thread.sleep(forTimeInterval: interval) }, condition)
+}
+
 /// The real `reel` executable, started for one test and driven from outside: over MPRIS (with
 /// an independent libdbus client), GApplication's D-Bus actions, xdotool and screenshots.
 final class ReelApp {
@@ -117,12 +124,9 @@ final class ReelApp {
     func stop() {
         guard process.isRunning else { return }
         _ = try? bus.call(Self.busName, Self.mprisPath, "org.mpris.MediaPlayer2", "Quit")
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if !within(5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         // The next test's instance must own the names, not find this one's leftovers.
-        let released = Date().addingTimeInterval(5)
-        while hasBusName() && Date() < released { Thread.sleep(forTimeInterval: 0.05) }
+        within(5) { !hasBusName() }
     }
 
     // MARK: MPRIS
@@ -461,11 +465,7 @@ final class ReelApp {
             _ = screenshot("dialogs-left-open", onScreen: true)
         }
         if thenByTheWindowManager {
-            let deadline = Date().addingTimeInterval(10)
-            while !escapeTheTopmost() {
-                guard Date() < deadline else { break }
-                Thread.sleep(forTimeInterval: 0.05)  // polling interval
-            }
+            within(10) { escapeTheTopmost() }
             guard !otherWindows.isEmpty else { return }
             reportLeftOpen("Escape left open")
         }

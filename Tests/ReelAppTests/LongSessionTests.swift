@@ -97,8 +97,7 @@ final class LongSessionTests: XCTestCase {
                 try app.player("Next")
             } catch {
                 // A Reel that dropped off the bus is dying: let it finish (and say why) first.
-                let deadline = Date().addingTimeInterval(3)
-                while app.process.isRunning && Date() < deadline { usleep(20_000) }
+                within(3, interval: 0.02) { !app.process.isRunning }
                 return XCTFail("item change \(change): \(error); Reel running: \(app.process.isRunning); " +
                                "it said: \(app.output.suffix(3000))")
             }

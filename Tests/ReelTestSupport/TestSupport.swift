@@ -34,16 +34,22 @@ public enum Paths {
 }
 
 /// Checks `condition` until it holds or `timeout` passes, doing `between` from one check to the
-/// next (sleeping, or turning a main loop); fails the test when the time runs out.
+/// next (sleeping, or turning a main loop); says whether it held.
 @discardableResult
-public func wait(for description: String, timeout: TimeInterval, file: StaticString, line: UInt,
-                 between: () -> Void, _ condition: () throws -> Bool) -> Bool {
+public func poll(timeout: TimeInterval, between: () -> Void, _ condition: () throws -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     repeat {
         if (try? condition()) == true { return true }
         between()
     } while Date() < deadline
-    if (try? condition()) == true { return true }
+    return (try? condition()) == true
+}
+
+/// `poll`, failing the test when the time runs out.
+@discardableResult
+public func wait(for description: String, timeout: TimeInterval, file: StaticString, line: UInt,
+                 between: () -> Void, _ condition: () throws -> Bool) -> Bool {
+    if poll(timeout: timeout, between: between, condition) { return true }
     XCTFail("timed out after \(timeout) s waiting for: \(description)", file: file, line: line)
     return false
 }
