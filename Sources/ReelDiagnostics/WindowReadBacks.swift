@@ -68,23 +68,15 @@ extension DiagnosableWindow {
     /// when first asked for).
     var shortcutTitles: [String] {
         guard let overlay = gtk_application_window_get_help_overlay(gcast(window)) else { return [] }
-        func titles(under widget: DiagnosedWidget) -> [String] {
-            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_shortcuts_shortcut_get_type()) != 0 {
-                var value = GValue()
-                g_value_init(&value, reel_type_string())
-                defer { g_value_unset(&value) }
-                g_object_get_property(gcast(widget), "title", &value)
-                return [g_value_get_string(&value).map { String(cString: $0) } ?? ""]
-            }
-            var found: [String] = []
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child {
-                found += titles(under: current)
-                child = gtk_widget_get_next_sibling(current)
-            }
-            return found
+        return collect(under: gcast(overlay)) { widget in
+            guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_shortcuts_shortcut_get_type()) != 0
+            else { return nil }
+            var value = GValue()
+            g_value_init(&value, reel_type_string())
+            defer { g_value_unset(&value) }
+            g_object_get_property(gcast(widget), "title", &value)
+            return g_value_get_string(&value).map { String(cString: $0) } ?? ""
         }
-        return titles(under: gcast(overlay))
     }
 
     /// Where the control bar and each of its shown controls are, in window coordinates (x, y,
@@ -128,12 +120,21 @@ extension DiagnosableWindow {
 
     /// The visible labels with text under `widget`, in order.
     private func labels(in widget: DiagnosedWidget) -> [DiagnosedWidget] {
-        var found: [DiagnosedWidget] = []
-        if cssName(widget) == "label", gtk_widget_get_visible(widget) != 0,
-           let text = gtk_label_get_text(gcast(widget)), text.pointee != 0 { found.append(widget) }
+        collect(under: widget) { widget in
+            guard cssName(widget) == "label", gtk_widget_get_visible(widget) != 0,
+                  let text = gtk_label_get_text(gcast(widget)), text.pointee != 0 else { return nil }
+            return widget
+        }
+    }
+
+    /// What `pick` makes of `widget` and the widgets under it, depth first, in order; a widget
+    /// picked is not looked into.
+    private func collect<T>(under widget: DiagnosedWidget, _ pick: (DiagnosedWidget) -> T?) -> [T] {
+        if let picked = pick(widget) { return [picked] }
+        var found: [T] = []
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
-            found += labels(in: current)
+            found += collect(under: current, pick)
             child = gtk_widget_get_next_sibling(current)
         }
         return found
