@@ -399,13 +399,24 @@ final class ReelApp {
         }
         type()
         guard closes else { return }
-        var typed = Date(), attempts = 1
+        // GTK 4.8 makes the Open button sensitive only once the location entry has looked the
+        // typed path up, and Return does nothing before that: press it again, as a user would.
+        // Every third try types the path again, in case the typing itself was lost.
+        var pressed = Date(), tries = 1
         eventually("the Open dialog closed on \(path)", timeout: 15, file: file, line: line) {
             let closed = self.openDialogID.isEmpty
-            if !closed, Date().timeIntervalSince(typed) > 3 { typed = Date(); attempts += 1; type() }
+            if !closed, Date().timeIntervalSince(pressed) > 1.5 {
+                pressed = Date(); tries += 1
+                if tries % 3 == 0 {
+                    type()
+                } else {
+                    self.desktop.activate(dialog)
+                    self.desktop.key("Return")
+                }
+            }
             return closed
         }
-        if attempts > 1 { print("open dialog: \(path) typed \(attempts) times") }
+        if tries > 1 { print("open dialog: \(path) closed on try \(tries)") }
     }
 
     /// Types keys into Reel's main window, made the focused one first.

@@ -144,7 +144,7 @@ final class ViewerTests: XCTestCase {
         eventually("paused") { app.status == "Paused" }
         app.resize(width: 960, height: 600)
         app.revealControls()
-        let marks = try chapterMarks(app)
+        let marks = chapterMarks(app)
         XCTAssertEqual(marks.count, 2, "a mark at each chapter's start after the first: \(marks)")
         if marks.count == 2, let trough = app.controlBounds["trough"] {
             XCTAssertEqual(Double(marks[1] - marks[0]), Double(trough.width) / 3, accuracy: 20, "4 s of 12 apart")
@@ -170,12 +170,12 @@ final class ViewerTests: XCTestCase {
     /// The x positions, in the window, of the marks GtkScale draws under the trough: short
     /// vertical lines, columns that stand out from the bar's background in several rows just
     /// under the trough (the knob and the trough's rounded ends left out).
-    private func chapterMarks(_ app: ReelApp) throws -> [Int] {
-        let bounds = app.controlBounds
-        let trough = try XCTUnwrap(bounds["trough"]), knob = try XCTUnwrap(bounds["knob"])
+    private func chapterMarks(_ app: ReelApp) -> [Int] {
         var marks: [Int] = []
         eventually("the marks drawn") {
-            guard trough.width > 40, let shot = app.screenshot("chapter-marks"), trough.maxY + 16 < shot.height else { return false }
+            // Read on each try: GTK lays the bar out again a moment after the window has its new size.
+            let bounds = app.controlBounds
+            guard let trough = bounds["trough"], let knob = bounds["knob"], trough.width > 40, let shot = app.screenshot("chapter-marks"), trough.maxY + 16 < shot.height else { return false }
             let columns = (trough.x + 4..<trough.maxX - 4).filter { x in
                 guard x < knob.x - 2 || x > knob.maxX + 2 else { return false }
                 let rows = (trough.maxY + 1...trough.maxY + 14).filter { y in
