@@ -51,7 +51,7 @@ let package = Package(
         // A scripted engine and a manual clock, for tests of the model and of what observes it.
         .target(name: "ReelModelTestSupport", dependencies: ["ReelCore"], path: "Tests/ReelModelTestSupport"),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelModelTestSupport"]),
-        .testTarget(name: "ReelMPRISTests", dependencies: ["ReelMPRIS", "ReelCore", "ReelGLib", "ReelModelTestSupport", "CGio"]),
+        .testTarget(name: "ReelMPRISTests", dependencies: ["ReelMPRIS", "ReelCore", "ReelGLib", "ReelModelTestSupport", "ReelTestSupport", "CGio"]),
         .testTarget(name: "ReelGLibTests", dependencies: ["ReelGLib", "CGio"]),
         // What the test targets share: the package's paths and test media, waiting on a condition.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),

@@ -229,6 +229,10 @@ class Bus:
     def names(self):
         return self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")[0]
 
+    def owner_pid(self, name):
+        return self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                         "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)))[0]
+
 
 # ---- the players --------------------------------------------------------------------------
 
@@ -336,6 +340,11 @@ class Reel(Player):
     def frame_counters(self):
         bus = self.bench.bus
         debug = ("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug")
+        # A Reel already running takes the files and this process exits: the counters and the
+        # CPU would then be read from two processes.
+        owner = bus.owner_pid(self.mpris_prefix)
+        if owner != self.pid:
+            raise RuntimeError(f"{self.label}: the bus name is Reel process {owner}'s, not this run's {self.pid}")
         position = bus.get(self.mpris_prefix, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Position") / 1e6
         # Frames never drawn, exactly, from the timestamps of those drawn (builds since 3
         # December); older builds give frames shown, compared with the position (±1 frame).

@@ -1,6 +1,7 @@
 import CGio
 import Foundation
 import ReelGLib
+import ReelTestSupport
 import XCTest
 
 /// A D-Bus daemon of the test's own, and connections to it: the server's and a client's. Nothing
@@ -52,11 +53,8 @@ struct BusError: Error, CustomStringConvertible {
 @MainActor
 func eventually(_ what: String, timeout: TimeInterval = 3, file: StaticString = #filePath, line: UInt = #line,
                 _ condition: () -> Bool) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition(), Date() < deadline {
-        if g_main_context_iteration(nil, 0) == 0 { usleep(1000) }
-    }
-    XCTAssertTrue(condition(), "timed out waiting for: \(what)", file: file, line: line)
+    wait(for: what, timeout: timeout, file: file, line: line,
+         between: { if g_main_context_iteration(nil, 0) == 0 { usleep(1000) } }, condition)
 }
 
 /// A client of the MPRIS server: calls go out asynchronously and the main loop turns (serving the
