@@ -418,7 +418,9 @@ class GstBaseline(Player):
     def command(self):
         uri = "file://" + os.path.abspath(self.clip)
         if self.audio_only:
-            return ["gst-launch-1.0", "-q", "playbin", f"uri={uri}", "flags=audio", "audio-sink=pulsesink"]
+            # The sound alone: playbin with flags=audio decodes the video all the same (1.22).
+            return ["gst-launch-1.0", "-q", "uridecodebin", f"uri={uri}", "caps=audio/x-raw", "expose-all-streams=false",
+                    "!", "audioconvert", "!", "audioresample", "!", "pulsesink"]
         # The video is decoded and synchronised to the clock, then thrown away.
         return ["gst-launch-1.0", "-q", "playbin", f"uri={uri}", "video-sink=fakesink sync=true",
                 "audio-sink=pulsesink"]

@@ -124,8 +124,9 @@ static void tune_decoder(GstElement *element) {
 }
 
 static void tune_playbin_element(GstElement *playbin, GstElement *element, gpointer data) {
-  (void)playbin; (void)data;
+  (void)data;
   tune_decoder(element);
+  if (GST_IS_VIDEO_DECODER(element)) reel_decoder_gate_add(playbin, element);
 }
 
 static void tune_added_element(GstBin *bin, GstBin *parent, GstElement *element, gpointer data) {
@@ -133,7 +134,8 @@ static void tune_added_element(GstBin *bin, GstBin *parent, GstElement *element,
   tune_decoder(element);
 }
 
-void reel_playbin_tune_decoders(GstElement *playbin) {
+void reel_playbin_tune_decoders(GstElement *playbin, ReelSinkRate *rate) {
+  reel_decoder_gate_install(playbin, rate);
   g_signal_connect(playbin, "element-setup", G_CALLBACK(tune_playbin_element), NULL);
 }
 

@@ -34,6 +34,7 @@ typedef struct {
 
 struct ReelSinkRate {
   GMutex lock;
+  GCond arrived;            // `furthest` moved on
   GArray *lines;          // of Line, ordered; never empty
   gdouble wanted;
   gboolean change_pending;
@@ -68,6 +69,7 @@ static void reset_locked(ReelSinkRate *self) {
 ReelSinkRate *reel_sink_rate_new(void) {
   ReelSinkRate *self = g_atomic_rc_box_new0(ReelSinkRate);
   g_mutex_init(&self->lock);
+  g_cond_init(&self->arrived);
   self->lines = g_array_new(FALSE, FALSE, sizeof(Line));
   gst_segment_init(&self->leader_segment, GST_FORMAT_UNDEFINED);
   lock_ordered(&self->lock, self);
@@ -82,6 +84,7 @@ static void clear(gpointer data) {
   lock_ordered(&self->lock, self);
   unlock_ordered(&self->lock, self);
   g_array_unref(self->lines);
+  g_cond_clear(&self->arrived);
   g_mutex_clear(&self->lock);
 }
 
@@ -164,7 +167,10 @@ static void data_arrives(GstPad *pad, PadState *state, GstClockTime pts) {
     else g_array_append_val(self->lines, next);
     self->change_pending = FALSE;
   }
-  self->furthest = MAX(self->furthest, rt);
+  if (rt > self->furthest) {
+    self->furthest = rt;
+    g_cond_broadcast(&self->arrived);
+  }
   guint line = line_at(self, rt);
   gboolean rebase = line != state->line;
   Line target = g_array_index(self->lines, Line, line);
@@ -319,6 +325,24 @@ void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean lea
 // the audio sink's rebased segment arrives up to its device buffer (200 ms) before it is heard,
 // and the position jumped ahead and stood still that long. Here what is heard is followed back
 // through the map instead. Only while the map has a change in it; else the sink answers.
+GstClockTime reel_sink_rate_furthest(ReelSinkRate *self) {
+  lock_ordered(&self->lock, self);
+  GstClockTime furthest = self->furthest;
+  unlock_ordered(&self->lock, self);
+  return furthest;
+}
+
+void reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad) {
+  lock_ordered(&self->lock, self);
+  while (self->leader_flowing && self->furthest < t && !GST_PAD_IS_FLUSHING(pad)) {
+    // A flush or a stop shows on the pad: looked at every 50 ms.
+    ordered_before(self);
+    g_cond_wait_until(&self->arrived, &self->lock, g_get_monotonic_time() + 50 * G_TIME_SPAN_MILLISECOND);
+    ordered_after(self);
+  }
+  unlock_ordered(&self->lock, self);
+}
+
 gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *sink, gint64 *position) {
   if (!GST_IS_BASE_SINK(sink)) return FALSE;
   GST_OBJECT_LOCK(sink);

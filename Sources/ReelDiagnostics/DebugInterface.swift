@@ -30,6 +30,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="FramesSkipped" type="t" access="read"/>
       <property name="VideoEnabled" type="b" access="read"/>
       <property name="VideoAttached" type="b" access="read"/>
+      <property name="VideoFramesDecoded" type="t" access="read"/>
       <property name="MemoryReleases" type="t" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
@@ -105,6 +106,7 @@ final class DebugInterface: DBusObjectHandler {
         case "FramesSkipped": return .uint64(engine.frameSink.framesSkipped)
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
         case "VideoAttached": return .bool(engine.isVideoBranchAttached)
+        case "VideoFramesDecoded": return .uint64(GstPlayEngine.videoFramesDecoded)
         case "MemoryReleases": return .uint64(memoryReleases.withLock { $0 })
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")

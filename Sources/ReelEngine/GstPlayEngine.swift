@@ -30,6 +30,8 @@ public final class GstPlayEngine: PlaybackEngine {
     public var isVideoEnabled: Bool { videoBranch.isWanted }
     /// Whether the video branch is attached (see `VideoBranch`).
     public var isVideoBranchAttached: Bool { videoBranch.isAttached }
+    /// Video frames let into the decoders (of every engine in the process), for the diagnostics.
+    nonisolated public static var videoFramesDecoded: UInt64 { UInt64(reel_decoder_gate_frames_let_through()) }
     /// Called (on another thread) each time the memory the video used has been given back.
     public var onMemoryReleased: (@Sendable () -> Void)? {
         get { videoBranch.onMemoryReleased }
@@ -55,7 +57,7 @@ public final class GstPlayEngine: PlaybackEngine {
         gst_play_set_config(player.pointer, config)
 
         reel_playbin_sync_tracks_by_segment(pipeline.pointer)
-        reel_playbin_tune_decoders(pipeline.pointer)
+        reel_playbin_tune_decoders(pipeline.pointer, sinkRate)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
         reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {

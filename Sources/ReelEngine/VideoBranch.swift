@@ -7,7 +7,9 @@ import ReelGLib
 /// The one owner of the video branch: whether video is wanted (any of the window can be seen,
 /// as the model says) and whether the branch is attached in the pipeline. Everything else asks
 /// it. It detaches the branch (no decoding, conversion or upload; the sound plays on) when
-/// video is not wanted and attaches it again when it is, minding GStreamer 1.22's pitfalls:
+/// video is not wanted and attaches it again when it is: playbin's video track switched off,
+/// and the gate in front of its decoders shut (decoder_gate.c: playbin would decode on), minding
+/// GStreamer 1.22's pitfalls:
 ///
 /// - Switching the video track makes playsink relink once data has reached each of its inputs,
 ///   and a relink while any sink waits for preroll (paused, or just after a seek, a stop or a
@@ -150,7 +152,10 @@ final class VideoBranch {
         switchQueue.async { [attached] in
             // A seek or a state change begun before this switch was asked for may still be under way.
             guard reel_pipeline_is_playing_steadily(pipeline.pointer) != 0 else { return ended(nil) }
+            // The decoders stop before the branch goes and start again before it comes back.
+            if wanted { reel_playbin_set_video_decoding(pipeline.pointer, 1) }
             gst_play_set_video_track_enabled(player.pointer, wanted ? 1 : 0)
+            if !wanted { reel_playbin_set_video_decoding(pipeline.pointer, 0) }
             attached.withLock { $0 = wanted }
             let deadline = Date(timeIntervalSinceNow: timeout)
             while reel_playbin_is_relinking(pipeline.pointer) != 0, Date() < deadline { usleep(2000) }

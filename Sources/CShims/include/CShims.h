@@ -142,6 +142,12 @@ ReelSinkRate *reel_sink_rate_ref(ReelSinkRate *self);
 void reel_sink_rate_unref(ReelSinkRate *self);
 void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean leads);
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
+// Blocks until the leading path (the sound) has taken in data up to upstream running time `t`,
+// it ends, or `pad` flushes: paces a stream that reaches no sink.
+void reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad);
+// The furthest upstream running time any path has taken in (the sound runs ~200 ms ahead of
+// what is heard).
+GstClockTime reel_sink_rate_furthest(ReelSinkRate *self);
 // The position heard now on `audio_device_sink`, followed through the rate changes (FALSE:
 // the sink's own answer is right).
 gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *audio_device_sink, gint64 *position);
@@ -208,11 +214,19 @@ gboolean reel_is_base_src(GstObject *object);
 
 // Lets libavcodec's video decoders decode into frames of their own, and spares them the frames
 // no other frame refers to ahead of an accurate seek's target (see decoders.c for why).
-void reel_playbin_tune_decoders(GstElement *playbin);
+void reel_playbin_tune_decoders(GstElement *playbin, ReelSinkRate *rate);
 // The same for the decoders any other pipeline adds (decodebin's).
 void reel_bin_tune_decoders(GstElement *bin);
 // How many frames the decoders of this process were spared so far.
 guint64 reel_decoders_frames_spared(void);
+// The gate in front of playbin's video decoders (decoder_gate.c), paced by the sound's path in
+// `rate`: shut, no video is decoded; opened, the frames it held back that the sound has passed
+// are decoded, not shown.
+void reel_decoder_gate_install(GstElement *playbin, ReelSinkRate *rate);
+void reel_decoder_gate_add(GstElement *playbin, GstElement *decoder);
+void reel_playbin_set_video_decoding(GstElement *playbin, gboolean on);
+// How many frames the gates of this process have let into a decoder so far.
+guint64 reel_decoder_gate_frames_let_through(void);
 
 // Takes a reference to each of a GstPlay (`player`), its signal adapter and its pipeline; then,
 // on a thread of its own (stopping can block), sets the pipeline to NULL and drops them.
