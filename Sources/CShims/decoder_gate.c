@@ -19,7 +19,6 @@
 
 typedef struct {
   gint open;
-  GstClockTime quiet_until;  // QoS is not heeded up to this running time (atomic)
   ReelSinkRate *rate;  // whose leading path, the sound's, paces the frames held back
 } Gate;
 
@@ -30,7 +29,10 @@ typedef struct {
   gsize kept_bytes;
   gboolean waiting_for_keyframe;  // what was kept is gone: nothing to keep before a keyframe
   gboolean replaying;
-  GstClockTime stale_before;  // running time the gate shut at: decoded before it, now stale (atomic)
+  gint holding;  // frames are held back now (atomic)
+  // Running times, atomic (the source pad's probe reads them): where the gate last shut (frames
+  // decoded before it are stale once it opens), and up to where QoS reports are not heeded.
+  GstClockTime stale_before, quiet_until;
   gint primed;  // a frame has come out since the stream started or flushed (atomic)
 } DecoderEntry;
 
@@ -81,7 +83,7 @@ static GstPadProbeReturn drop_stale(GstPad *pad, GstPadProbeInfo *info, gpointer
   DecoderEntry *entry = data;
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) g_atomic_int_set(&entry->primed, TRUE);
   GstClockTime stale_before = __atomic_load_n(&entry->stale_before, __ATOMIC_ACQUIRE);
-  if (!GST_CLOCK_TIME_IS_VALID(stale_before) || g_atomic_int_get(&entry->gate->open) == 0) return GST_PAD_PROBE_OK;
+  if (!GST_CLOCK_TIME_IS_VALID(stale_before) || g_atomic_int_get(&entry->holding)) return GST_PAD_PROBE_OK;
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     GstClockTime t = running_time(entry, GST_PAD_PROBE_INFO_BUFFER(info));
     return GST_CLOCK_TIME_IS_VALID(t) && t < stale_before ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
@@ -90,8 +92,18 @@ static GstPadProbeReturn drop_stale(GstPad *pad, GstPadProbeInfo *info, gpointer
   if (GST_EVENT_TYPE(event) != GST_EVENT_QOS) return GST_PAD_PROBE_OK;
   GstClockTime timestamp;
   gst_event_parse_qos(event, NULL, NULL, NULL, &timestamp);
-  GstClockTime quiet_until = MAX(stale_before, __atomic_load_n(&entry->gate->quiet_until, __ATOMIC_ACQUIRE));
-  return GST_CLOCK_TIME_IS_VALID(timestamp) && timestamp < quiet_until ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+  GstClockTime quiet_until = __atomic_load_n(&entry->quiet_until, __ATOMIC_ACQUIRE);
+  if (!GST_CLOCK_TIME_IS_VALID(quiet_until)) quiet_until = stale_before;
+  return GST_CLOCK_TIME_IS_VALID(timestamp) && timestamp < MAX(stale_before, quiet_until) ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
+/* A new segment, stream or flush: nothing held back or stale any more. */
+static void start_over(DecoderEntry *entry, gboolean wait_for_keyframe) {
+  forget(entry, wait_for_keyframe);
+  g_atomic_int_set(&entry->holding, FALSE);
+  g_atomic_int_set(&entry->primed, FALSE);
+  __atomic_store_n(&entry->stale_before, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
+  __atomic_store_n(&entry->quiet_until, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
 }
 
 static GstPadProbeReturn guard_decoder(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -100,17 +112,15 @@ static GstPadProbeReturn guard_decoder(GstPad *pad, GstPadProbeInfo *info, gpoin
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
     switch (GST_EVENT_TYPE(event)) {
       case GST_EVENT_SEGMENT:
-        g_atomic_int_set(&entry->primed, FALSE);
         gst_event_copy_segment(event, &entry->segment);
-        forget(entry, FALSE);  // the demuxer starts a new segment at a keyframe
-        __atomic_store_n(&entry->stale_before, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
+        start_over(entry, FALSE);  // the demuxer starts a new segment at a keyframe
         break;
       case GST_EVENT_FLUSH_STOP:
       case GST_EVENT_STREAM_START:
+        start_over(entry, TRUE);
+        break;
       case GST_EVENT_CAPS:
-        if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) g_atomic_int_set(&entry->primed, FALSE);
         forget(entry, TRUE);
-        __atomic_store_n(&entry->stale_before, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
         break;
       default:
         break;
@@ -120,14 +130,18 @@ static GstPadProbeReturn guard_decoder(GstPad *pad, GstPadProbeInfo *info, gpoin
   if (entry->replaying) return GST_PAD_PROBE_OK;
   GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
   if (!g_atomic_int_get(&entry->gate->open) && g_atomic_int_get(&entry->primed)) {
-    keep(entry, buffer);
     GstClockTime t = running_time(entry, buffer);
-    if (GST_CLOCK_TIME_IS_VALID(t)) {
-      GstClockTime none = GST_CLOCK_TIME_NONE;
-      __atomic_compare_exchange_n(&entry->stale_before, &none, t, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-      reel_sink_rate_wait_for_leader(entry->gate->rate, t, pad);
+    // With no sound to pace them (a silent video, or its sound over), frames go in as before.
+    if (GST_CLOCK_TIME_IS_VALID(t) && reel_sink_rate_wait_for_leader(entry->gate->rate, t, pad)) {
+      if (!g_atomic_int_get(&entry->holding)) __atomic_store_n(&entry->stale_before, t, __ATOMIC_RELEASE);
+      g_atomic_int_set(&entry->holding, TRUE);
+      keep(entry, buffer);
+      return GST_PAD_PROBE_DROP;
     }
-    return GST_PAD_PROBE_DROP;
+  }
+  if (g_atomic_int_get(&entry->holding)) {  // the gate has just opened
+    __atomic_store_n(&entry->quiet_until, reel_sink_rate_furthest(entry->gate->rate) + GST_SECOND, __ATOMIC_RELEASE);
+    g_atomic_int_set(&entry->holding, FALSE);
   }
   if (!g_queue_is_empty(&entry->kept)) replay(entry, pad);
   entry->waiting_for_keyframe = FALSE;  // the decoder has every frame up to this one
@@ -165,7 +179,7 @@ void reel_decoder_gate_add(GstElement *playbin, GstElement *decoder) {
   entry->gate = g_atomic_rc_box_acquire(gate_of(playbin));
   gst_segment_init(&entry->segment, GST_FORMAT_TIME);
   g_queue_init(&entry->kept);
-  entry->stale_before = GST_CLOCK_TIME_NONE;
+  entry->stale_before = entry->quiet_until = GST_CLOCK_TIME_NONE;
   // The sink pad's probe owns the entry; the source pad goes with it, the decoder's.
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, guard_decoder, entry, free_entry);
   gst_pad_add_probe(source, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, drop_stale, entry, NULL);
@@ -175,9 +189,7 @@ void reel_decoder_gate_add(GstElement *playbin, GstElement *decoder) {
 
 void reel_playbin_set_video_decoding(GstElement *playbin, gboolean on) {
   Gate *gate = gate_of(playbin);
-  if (gate == NULL) return;
-  if (on) __atomic_store_n(&gate->quiet_until, reel_sink_rate_furthest(gate->rate) + GST_SECOND, __ATOMIC_RELEASE);
-  g_atomic_int_set(&gate->open, on);
+  if (gate != NULL) g_atomic_int_set(&gate->open, on);
 }
 
 guint64 reel_decoder_gate_frames_let_through(void) { return (guint64)g_atomic_int_get(&frames_let_through); }

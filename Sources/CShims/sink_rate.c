@@ -332,8 +332,9 @@ GstClockTime reel_sink_rate_furthest(ReelSinkRate *self) {
   return furthest;
 }
 
-void reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad) {
+gboolean reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad) {
   lock_ordered(&self->lock, self);
+  gboolean paced = self->leader_flowing;
   while (self->leader_flowing && self->furthest < t && !GST_PAD_IS_FLUSHING(pad)) {
     // A flush or a stop shows on the pad: looked at every 50 ms.
     ordered_before(self);
@@ -341,6 +342,7 @@ void reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *
     ordered_after(self);
   }
   unlock_ordered(&self->lock, self);
+  return paced;
 }
 
 gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *sink, gint64 *position) {

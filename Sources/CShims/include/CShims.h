@@ -143,8 +143,8 @@ void reel_sink_rate_unref(ReelSinkRate *self);
 void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean leads);
 void reel_sink_rate_set(ReelSinkRate *self, gdouble rate);
 // Blocks until the leading path (the sound) has taken in data up to upstream running time `t`,
-// it ends, or `pad` flushes: paces a stream that reaches no sink.
-void reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad);
+// it ends, or `pad` flushes: paces a stream that reaches no sink. FALSE: no sound flows to pace by.
+gboolean reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstPad *pad);
 // The furthest upstream running time any path has taken in (the sound runs ~200 ms ahead of
 // what is heard).
 GstClockTime reel_sink_rate_furthest(ReelSinkRate *self);
