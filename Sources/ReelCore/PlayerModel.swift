@@ -370,7 +370,11 @@ public final class PlayerModel {
     }
 
     func syncVideoBranch() {
-        if !(media?.isAudioOnly ?? false) { engine.setVideoEnabled(isVideoVisible) }
+        guard let media else { return engine.setVideoEnabled(isVideoVisible) }
+        if media.isAudioOnly { return }
+        // Without sound the video's sink keeps the time: with the branch detached, the stream
+        // raced to its end.
+        engine.setVideoEnabled(media.hasAudio ? isVideoVisible : true)
     }
 
     func setStatus(_ newStatus: PlaybackStatus, notifying: Bool = true) {

@@ -466,7 +466,7 @@ final class PlayerModelTests: XCTestCase {
         XCTAssertEqual(count, 1)
     }
 
-    func testUnseenVideoIsDetachedButAudioOnlyMediaAreLeftAlone() {
+    func testUnseenVideoIsDetachedButAudioOnlyMediaAndSilentVideosAreLeftAlone() {
         openAndPlay()
         model.setVideoVisible(false)
         XCTAssertEqual(engine.commands, [.video(false)])
@@ -480,5 +480,10 @@ final class PlayerModelTests: XCTestCase {
         model.setVideoVisible(false)
         model.setVideoVisible(true)
         XCTAssertFalse(engine.commands.contains(.video(false)), "audio-only media never get the video branch switched")
+        engine.clear()
+        model.open(["file:///silent.mp4"])
+        engine.send(.mediaInfo(MediaInfo(hasVideo: true, hasAudio: false)))
+        model.setVideoVisible(false)
+        XCTAssertFalse(engine.commands.contains(.video(false)), "a silent video keeps its branch, whose sink keeps the time")
     }
 }
