@@ -132,7 +132,12 @@ final class SeekSlider {
         updatingFromModel = true
         defer { updatingFromModel = false }
         let duration = model.duration ?? 0
-        gtk_adjustment_set_upper(adjustment, max(duration, 0.001))
+        if gtk_adjustment_get_upper(adjustment) != max(duration, 0.001) {
+            gtk_adjustment_set_upper(adjustment, max(duration, 0.001))
+            // GTK 4.8 leaves marks where the range they were added in put them: chapters read
+            // before the duration stayed at the slider's end.
+            showMarks(loop: model.abLoop, chapters: model.chapters)
+        }
         gtk_adjustment_set_value(adjustment, min(model.position, duration))
         gtk_widget_set_sensitive(widget, model.canSeek ? 1 : 0)
         let description = String(format: tr("%@ of %@"), TimeFormat.string(model.position),
