@@ -152,7 +152,8 @@ final class VideoBranch {
         switchQueue.async { [attached] in
             // A seek or a state change begun before this switch was asked for may still be under way.
             guard reel_pipeline_is_playing_steadily(pipeline.pointer) != 0 else { return ended(nil) }
-            // The decoders stop before the branch goes and start again before it comes back.
+            // The decoders stop once the branch is gone, and start before it comes back: playsink
+            // relinks it when their first frame arrives.
             if wanted { reel_playbin_set_video_decoding(pipeline.pointer, 1) }
             gst_play_set_video_track_enabled(player.pointer, wanted ? 1 : 0)
             if !wanted { reel_playbin_set_video_decoding(pipeline.pointer, 0) }
