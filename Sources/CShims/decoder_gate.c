@@ -93,8 +93,8 @@ static GstPadProbeReturn drop_stale(GstPad *pad, GstPadProbeInfo *info, gpointer
   GstClockTime timestamp;
   gst_event_parse_qos(event, NULL, NULL, NULL, &timestamp);
   GstClockTime quiet_until = __atomic_load_n(&entry->quiet_until, __ATOMIC_ACQUIRE);
-  if (!GST_CLOCK_TIME_IS_VALID(quiet_until)) quiet_until = stale_before;
-  return GST_CLOCK_TIME_IS_VALID(timestamp) && timestamp < MAX(stale_before, quiet_until) ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+  GstClockTime heeded_from = GST_CLOCK_TIME_IS_VALID(quiet_until) ? MAX(stale_before, quiet_until) : stale_before;
+  return GST_CLOCK_TIME_IS_VALID(timestamp) && timestamp < heeded_from ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
 }
 
 /* A new segment, stream or flush: nothing held back or stale any more. */

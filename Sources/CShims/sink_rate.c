@@ -320,11 +320,6 @@ void reel_sink_rate_attach(ReelSinkRate *self, GstElement *element, gboolean lea
   gst_object_unref(pad);
 }
 
-// The sinks' own answer (GstBaseSink: its segment's time plus the clock since the segment's
-// base) holds at the start of a segment the sink gets ahead of the sound: after a rate change,
-// the audio sink's rebased segment arrives up to its device buffer (200 ms) before it is heard,
-// and the position jumped ahead and stood still that long. Here what is heard is followed back
-// through the map instead. Only while the map has a change in it; else the sink answers.
 GstClockTime reel_sink_rate_furthest(ReelSinkRate *self) {
   lock_ordered(&self->lock, self);
   GstClockTime furthest = self->furthest;
@@ -345,6 +340,11 @@ gboolean reel_sink_rate_wait_for_leader(ReelSinkRate *self, GstClockTime t, GstP
   return paced;
 }
 
+// The sinks' own answer (GstBaseSink: its segment's time plus the clock since the segment's
+// base) holds at the start of a segment the sink gets ahead of the sound: after a rate change,
+// the audio sink's rebased segment arrives up to its device buffer (200 ms) before it is heard,
+// and the position jumped ahead and stood still that long. Here what is heard is followed back
+// through the map instead. Only while the map has a change in it; else the sink answers.
 gboolean reel_sink_rate_position(ReelSinkRate *self, GstElement *sink, gint64 *position) {
   if (!GST_IS_BASE_SINK(sink)) return FALSE;
   GST_OBJECT_LOCK(sink);

@@ -131,9 +131,9 @@ final class SeekSlider {
         guard !isUserMoving else { return }
         updatingFromModel = true
         defer { updatingFromModel = false }
-        let duration = model.duration ?? 0
-        if gtk_adjustment_get_upper(adjustment) != max(duration, 0.001) {
-            gtk_adjustment_set_upper(adjustment, max(duration, 0.001))
+        let duration = model.duration ?? 0, upper = max(duration, 0.001)
+        if gtk_adjustment_get_upper(adjustment) != upper {
+            gtk_adjustment_set_upper(adjustment, upper)
             // GTK 4.8 leaves marks where the range they were added in put them: chapters read
             // before the duration stayed at the slider's end.
             showMarks(loop: model.abLoop, chapters: model.chapters)
