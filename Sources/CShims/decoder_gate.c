@@ -1,6 +1,10 @@
 // The gate in front of playbin's video decoders: shut while the video branch is detached.
 #include "CShims.h"
 
+// An entry goes to the streaming threads through the pads' probe lists and comes back on the
+// pad's disposal, the gate through the playbin's data: ordered for ThreadSanitizer (tsan_order.h).
+#include "tsan_order.h"
+
 /* playbin (1.22, playbin3 too) decodes a switched-off video track all the same and throws the
  * frames away: 0.2 cores for a 1080p film minimized, against 0.01 for its sound alone. So while
  * the branch is detached, the compressed frames stop here:
@@ -78,9 +82,7 @@ static void replay(DecoderEntry *entry, GstPad *pad) {
 }
 
 /* On the decoder's source pad: its stale frames, and the sink's QoS reports on them. */
-static GstPadProbeReturn drop_stale(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  (void)pad;
-  DecoderEntry *entry = data;
+static GstPadProbeReturn drop_stale(DecoderEntry *entry, GstPadProbeInfo *info) {
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) g_atomic_int_set(&entry->primed, TRUE);
   GstClockTime stale_before = __atomic_load_n(&entry->stale_before, __ATOMIC_ACQUIRE);
   if (!GST_CLOCK_TIME_IS_VALID(stale_before) || g_atomic_int_get(&entry->holding)) return GST_PAD_PROBE_OK;
@@ -106,8 +108,7 @@ static void start_over(DecoderEntry *entry, gboolean wait_for_keyframe) {
   __atomic_store_n(&entry->quiet_until, GST_CLOCK_TIME_NONE, __ATOMIC_RELEASE);
 }
 
-static GstPadProbeReturn guard_decoder(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  DecoderEntry *entry = data;
+static GstPadProbeReturn guard_decoder(DecoderEntry *entry, GstPad *pad, GstPadProbeInfo *info) {
   if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
     switch (GST_EVENT_TYPE(event)) {
@@ -149,12 +150,28 @@ static GstPadProbeReturn guard_decoder(GstPad *pad, GstPadProbeInfo *info, gpoin
   return GST_PAD_PROBE_OK;
 }
 
+static GstPadProbeReturn on_sink_pad(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  ordered_after(data);
+  GstPadProbeReturn result = guard_decoder(data, pad, info);
+  ordered_before(data);
+  return result;
+}
+
+static GstPadProbeReturn on_source_pad(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  ordered_after(data);
+  GstPadProbeReturn result = drop_stale(data, info);
+  ordered_before(data);
+  return result;
+}
+
 static void clear_gate(gpointer data) { reel_sink_rate_unref(((Gate *)data)->rate); }
 
 static void release_gate(gpointer gate) { g_atomic_rc_box_release_full(gate, clear_gate); }
 
 static void free_entry(gpointer data) {
   DecoderEntry *entry = data;
+  ordered_after(entry);
   forget(entry, FALSE);
   release_gate(entry->gate);
   g_free(entry);
@@ -166,6 +183,7 @@ void reel_decoder_gate_install(GstElement *playbin, ReelSinkRate *rate) {
   Gate *gate = g_atomic_rc_box_new0(Gate);
   gate->open = TRUE;
   gate->rate = reel_sink_rate_ref(rate);
+  ordered_before(gate);
   g_object_set_data_full(G_OBJECT(playbin), "reel-decoder-gate", gate, release_gate);
 }
 
@@ -176,13 +194,15 @@ void reel_decoder_gate_add(GstElement *playbin, GstElement *decoder) {
   GstPad *source = gst_element_get_static_pad(decoder, "src");
   if (source == NULL) return gst_object_unref(pad);
   DecoderEntry *entry = g_new0(DecoderEntry, 1);
+  ordered_after(gate_of(playbin));
   entry->gate = g_atomic_rc_box_acquire(gate_of(playbin));
   gst_segment_init(&entry->segment, GST_FORMAT_TIME);
   g_queue_init(&entry->kept);
   entry->stale_before = entry->quiet_until = GST_CLOCK_TIME_NONE;
+  ordered_before(entry);
   // The sink pad's probe owns the entry; the source pad goes with it, the decoder's.
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, guard_decoder, entry, free_entry);
-  gst_pad_add_probe(source, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, drop_stale, entry, NULL);
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_sink_pad, entry, free_entry);
+  gst_pad_add_probe(source, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_source_pad, entry, NULL);
   gst_object_unref(source);
   gst_object_unref(pad);
 }
