@@ -24,6 +24,16 @@ static gpointer start_up(gpointer data) {
   return NULL;
 }
 
+static GThread *starting;  // the main thread's alone
+
 void reel_gst_start_in_background(const char *const *plugins) {
-  g_thread_unref(g_thread_new("reel-gst-startup", start_up, g_strdupv((gchar **)plugins)));
+  starting = g_thread_new("reel-gst-start", start_up, g_strdupv((gchar **)plugins));
+}
+
+/* glibc's exit() marks every library uninitialised as it runs their destructors: a plugin
+ * loading on the start-up thread meanwhile ran GObject's constructor a second time
+ * ("cannot register existing fundamental type 'gchar'", an abort in CI). */
+void reel_gst_wait_for_start_up(void) {
+  if (starting != NULL) g_thread_join(starting);
+  starting = NULL;
 }

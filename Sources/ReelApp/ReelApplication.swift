@@ -175,11 +175,6 @@ final class ReelApplication {
         }
     }
 
-    /// Whether this process only handed its command line to the Reel already running.
-    var handedOver: Bool {
-        g_application_get_is_registered(gcast(app)) != 0 && g_application_get_is_remote(gcast(app)) != 0
-    }
-
     // MARK: Start-up (primary instance only)
 
     private func startUp() {

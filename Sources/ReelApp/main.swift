@@ -20,15 +20,6 @@ GStreamer.startInBackground()
 // A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's
 // main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
 MainQueueBridge.install()
-let (status, handedOver) = MainActor.assumeIsolated {
-    let application = ReelApplication()
-    return (application.run(arguments: CommandLine.arguments), application.handedOver)
-}
-// A process that handed its files to the running Reel ends without exit()'s destructors, which
-// run while its threads (GStreamer's start-up loading plugins) still work: such a process
-// crashed at exit in CI, its stack in GLib and libc alone.
-if handedOver {
-    fflush(nil)
-    _exit(status)
-}
+let status = MainActor.assumeIsolated { ReelApplication().run(arguments: CommandLine.arguments) }
+GStreamer.waitForBackgroundStart()
 exit(status)

@@ -188,6 +188,30 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertFalse(app.output.contains("environment-guard"), app.output)
     }
 
+    /// glibc's exit() marks each library uninitialised as it runs its destructors; a plugin that
+    /// GStreamer's start-up thread loaded meanwhile ran GObject's constructor again, and Reel
+    /// aborted ("cannot register existing fundamental type 'gchar'", once in CI). Processes
+    /// that end soon after starting are where it happens: a file handed over, --version, an
+    /// option refused. meson_helpers/exit-guard.c, preloaded, aborts Reel at any exit() while
+    /// that thread runs, so the hazard fails the test every time, not only when the race is lost.
+    func testReelNeverExitsWhileGStreamerIsStartingUp() throws {
+        let environment = ["LD_PRELOAD": preloadLibrary("exit-guard")]
+        let version = shell(Paths.reel.path, ["--version"], environment: environment)
+        XCTAssertEqual(version.status, 0, version.output)
+        XCTAssertTrue(version.output.contains(Paths.version), version.output)
+        let refused = shell(Paths.reel.path, ["--rate=nonsense", Paths.media("tone-30s.webm")], environment: environment)
+        XCTAssertFalse(refused.output.contains("exit-guard"), refused.output)
+        XCTAssertTrue(refused.output.contains("--rate"), "the option refused in words: \(refused.output)")
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: environment)
+        app.waitForPlaying()
+        let second = shell(Paths.reel.path, [Paths.media("clip-h264.mp4")], environment: environment)
+        XCTAssertEqual(second.status, 0, "the process handing the file over: \(second.output)")
+        eventually("the file handed over plays") { app.metadata["xesam:url"]?.stringValue == Paths.mediaURI("clip-h264.mp4") }
+        app.stop()
+        XCTAssertEqual(app.process.terminationStatus, 0, app.output)
+        XCTAssertFalse(app.output.contains("exit-guard"), app.output)
+    }
+
     /// A toast is on screen and says the latest message.
     private static func latestMessageOnScreen(_ app: ReelApp) -> Bool {
         let shown = app.debugProperty("ToastShown")?.stringValue ?? ""
