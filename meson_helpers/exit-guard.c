@@ -1,11 +1,11 @@
-/* Catches Reel calling exit() while its GStreamer start-up thread still loads plugins, for
- * ReliabilityTests. glibc's exit() marks each library uninitialised as it runs its destructors,
- * and a plugin loading meanwhile runs GObject's constructor a second time: an abort in CI,
- * one run in hundreds. Loaded with LD_PRELOAD, it aborts the process at any such exit() with a
- * line on stderr, so the test sees the hazard every time and not only when the race is lost. */
+/* Catches Reel running its libraries' destructors while its GStreamer start-up thread still
+ * loads plugins, for ReliabilityTests. glibc's exit() marks each library uninitialised as it
+ * runs its destructors, and a plugin loading meanwhile runs GObject's constructor a second
+ * time: an abort in CI, one run in hundreds. Loaded with LD_PRELOAD, its own destructor runs
+ * among theirs and aborts the process if that thread is still there, so the test sees the
+ * hazard every time and not only when the race is lost. */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +27,8 @@ static int start_up_thread_runs(void) {
   return found;
 }
 
-void exit(int status) {
-  static __typeof__(exit) *real;
-  if (!real) real = (__typeof__(exit) *)dlsym(RTLD_NEXT, "exit");
-  if (start_up_thread_runs()) {
-    fprintf(stderr, "exit-guard: exit(%d) while GStreamer's start-up thread runs\n", status);
-    abort();
-  }
-  real(status);
-  abort();  // not reached
+__attribute__((destructor)) static void check(void) {
+  if (!start_up_thread_runs()) return;
+  fprintf(stderr, "exit-guard: destructors run while GStreamer's start-up thread runs\n");
+  abort();
 }

@@ -1,6 +1,8 @@
 // GStreamer's start-up on a thread of its own, while GTK starts on the main thread.
 #include "CShims.h"
 
+#include <stdlib.h>
+
 /* Loading a plugin the first time a pipeline needs it happens while that pipeline prerolls,
  * on its streaming thread: gst-libav alone (libavcodec, libavformat and their ~100 libraries)
  * took 80 ms of the 180 ms before a 1080p H.264 file's first frame. Loaded here, in parallel
@@ -24,16 +26,18 @@ static gpointer start_up(gpointer data) {
   return NULL;
 }
 
-static GThread *starting;  // the main thread's alone
+static GThread *starting;
+
+/* glibc's exit() marks each library uninitialised as it runs its destructors, and a plugin
+ * loading meanwhile ran GObject's constructor a second time ("cannot register existing
+ * fundamental type 'gchar'", an abort in CI). Handlers run before the destructors, on every
+ * exit(): Reel's own and GLib's (--help). */
+static void wait_for_start_up(void) {
+  if (starting != NULL && starting != g_thread_self()) g_thread_join(starting);
+  starting = NULL;
+}
 
 void reel_gst_start_in_background(const char *const *plugins) {
   starting = g_thread_new("reel-gst-start", start_up, g_strdupv((gchar **)plugins));
-}
-
-/* glibc's exit() marks every library uninitialised as it runs their destructors: a plugin
- * loading on the start-up thread meanwhile ran GObject's constructor a second time
- * ("cannot register existing fundamental type 'gchar'", an abort in CI). */
-void reel_gst_wait_for_start_up(void) {
-  if (starting != NULL) g_thread_join(starting);
-  starting = NULL;
+  atexit(wait_for_start_up);
 }

@@ -21,5 +21,4 @@ GStreamer.startInBackground()
 // main-actor work run inside the GLib loop (an `async` main would end in dispatch_main()).
 MainQueueBridge.install()
 let status = MainActor.assumeIsolated { ReelApplication().run(arguments: CommandLine.arguments) }
-GStreamer.waitForBackgroundStart()
 exit(status)

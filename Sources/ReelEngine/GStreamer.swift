@@ -32,9 +32,6 @@ public enum GStreamer {
         }
     }
 
-    /// Waits for `startInBackground`'s thread: a process never exits while it loads plugins.
-    public static func waitForBackgroundStart() { reel_gst_wait_for_start_up() }
-
     public static var nanosecondsPerSecond: Double { Double(reel_gst_second()) }
 
     static func seconds(_ clockTime: UInt64) -> Double? {

@@ -191,14 +191,17 @@ final class ReliabilityTests: XCTestCase {
     /// glibc's exit() marks each library uninitialised as it runs its destructors; a plugin that
     /// GStreamer's start-up thread loaded meanwhile ran GObject's constructor again, and Reel
     /// aborted ("cannot register existing fundamental type 'gchar'", once in CI). Processes
-    /// that end soon after starting are where it happens: a file handed over, --version, an
-    /// option refused. meson_helpers/exit-guard.c, preloaded, aborts Reel at any exit() while
-    /// that thread runs, so the hazard fails the test every time, not only when the race is lost.
+    /// that end soon after starting are where it happens: a file handed over, --version, --help
+    /// (GLib's own exit()), an option refused. meson_helpers/exit-guard.c, preloaded, aborts Reel
+    /// if the destructors run while that thread does, so the hazard fails the test every time.
     func testReelNeverExitsWhileGStreamerIsStartingUp() throws {
         let environment = ["LD_PRELOAD": preloadLibrary("exit-guard")]
         let version = shell(Paths.reel.path, ["--version"], environment: environment)
         XCTAssertEqual(version.status, 0, version.output)
         XCTAssertTrue(version.output.contains(Paths.version), version.output)
+        let help = shell(Paths.reel.path, ["--help"], environment: environment)
+        XCTAssertEqual(help.status, 0, help.output)
+        XCTAssertTrue(help.output.contains("--rate"), help.output)
         let refused = shell(Paths.reel.path, ["--rate=nonsense", Paths.media("tone-30s.webm")], environment: environment)
         XCTAssertFalse(refused.output.contains("exit-guard"), refused.output)
         XCTAssertTrue(refused.output.contains("--rate"), "the option refused in words: \(refused.output)")

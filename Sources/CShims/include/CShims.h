@@ -178,10 +178,8 @@ GstElement *reel_text_sink_new(const char *name);
 gboolean reel_pulse_keep_main_loop(void);
 
 // Initialises GStreamer and loads `plugins` (NULL-terminated names) on a thread of its own;
-// gst_init elsewhere waits for it to finish.
+// gst_init elsewhere waits for it to finish, and so does the process's exit().
 void reel_gst_start_in_background(const char *const *plugins);
-// Waits until that thread is done (before the process exits); from the main thread.
-void reel_gst_wait_for_start_up(void);
 
 // The lines of the `index`-th embedded text track of `uri`, read whole (demuxed, not decoded)
 // on a thread of its own, where `done` gets them: texts NULL-terminated, times in nanoseconds,
