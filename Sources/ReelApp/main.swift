@@ -1,4 +1,3 @@
-import CGio
 import Foundation
 import ReelEngine
 import ReelGLib
