@@ -6,6 +6,7 @@
 typedef struct {
   gchar *uri;
   gint64 position;
+  gint orientation;
   ReelFrameGrabCallback done;
   gpointer user_data;
 } Grab;
@@ -24,8 +25,16 @@ static gboolean wait_prerolled(GstElement *pipeline) {
 static gpointer run(gpointer data) {
   Grab *grab = data;
   GstSample *sample = NULL;
-  GstElement *pipeline = gst_parse_launch(
-      "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! appsink name=sink sync=false", NULL);
+  // Turned: as the stream's tag says, then as the user turned it; or as stored.
+  GstElement *pipeline = gst_parse_launch(grab->orientation < 0
+      ? "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! appsink name=sink sync=false"
+      : "uridecodebin name=source ! videoconvert ! video/x-raw,format=BGRA ! videoflip video-direction=auto ! "
+        "videoflip name=turn ! appsink name=sink sync=false", NULL);
+  if (pipeline && grab->orientation >= 0) {
+    GstElement *turn = gst_bin_get_by_name(GST_BIN(pipeline), "turn");
+    g_object_set(turn, "video-direction", grab->orientation, NULL);
+    gst_object_unref(turn);
+  }
   if (pipeline) {
     reel_bin_tune_decoders(pipeline);
     GstElement *source = gst_bin_get_by_name(GST_BIN(pipeline), "source");
@@ -50,8 +59,9 @@ static gpointer run(gpointer data) {
   return NULL;
 }
 
-void reel_grab_frame(const char *uri, gint64 position, ReelFrameGrabCallback done, gpointer user_data) {
+void reel_grab_frame(const char *uri, gint64 position, gint orientation, ReelFrameGrabCallback done, gpointer user_data) {
   Grab *grab = g_new0(Grab, 1);
+  grab->orientation = orientation;
   grab->uri = g_strdup(uri);
   grab->position = position;
   grab->done = done;

@@ -10,6 +10,8 @@ typedef struct {
   GDestroyNotify notify;
   // The buffer last handed over as the preroll (compared, never dereferenced; streaming thread).
   GstBuffer *prerolled;
+  // How the stream's tag says to turn its frames (a GstVideoOrientationMethod; streaming thread).
+  gint orientation;
 } SampleCallbackData;
 
 /* appsink (1.22) hands out one sample object it reuses, setting the next buffer and caps on it
@@ -17,9 +19,12 @@ typedef struct {
  * fails ("gst_sample_set_caps: assertion 'gst_sample_is_writable' failed") and later frames go
  * out labelled with the old caps. A new sample around the same buffer and caps costs no copy and
  * leaves appsink's own free. */
-static GstSample *detached(GstSample *pulled) {
+static GstSample *detached(GstSample *pulled, gint orientation) {
+  // The tag's orientation travels with the frame it applies to (the paintable turns it).
+  GstStructure *info = orientation == GST_VIDEO_ORIENTATION_IDENTITY ? NULL
+      : gst_structure_new("reel-frame", "orientation", G_TYPE_INT, orientation, NULL);
   GstSample *own = gst_sample_new(gst_sample_get_buffer(pulled), gst_sample_get_caps(pulled),
-                                  gst_sample_get_segment(pulled), NULL);
+                                  gst_sample_get_segment(pulled), info);
   gst_sample_unref(pulled);
   return own;
 }
@@ -29,7 +34,30 @@ static GstSample *detached(GstSample *pulled) {
  * acquire load of it make the hand-over visible to it, at no cost on x86. */
 static void deliver(SampleCallbackData *d, GstSample *sample) {
   ReelSampleCallback callback = __atomic_load_n(&d->callback, __ATOMIC_ACQUIRE);
-  if (sample) callback(detached(sample), d->user_data);
+  if (sample) callback(detached(sample, d->orientation), d->user_data);
+}
+
+gint reel_sample_orientation(GstSample *sample) {
+  const GstStructure *info = sample ? gst_sample_get_info(sample) : NULL;
+  gint orientation = GST_VIDEO_ORIENTATION_IDENTITY;
+  if (info) gst_structure_get_int(info, "orientation", &orientation);
+  return orientation;
+}
+
+// A phone's portrait video is stored landscape with a tag saying how to turn it; a new stream
+// starts unturned until its tags say otherwise.
+static GstPadProbeReturn watch_orientation(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  SampleCallbackData *d = data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+    d->orientation = GST_VIDEO_ORIENTATION_IDENTITY;
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_TAG) {
+    GstTagList *tags = NULL;
+    gst_event_parse_tag(event, &tags);
+    d->orientation = reel_orientation_from_tags(tags, d->orientation);
+  }
+  return GST_PAD_PROBE_OK;
 }
 
 /* A sink going to PLAYING renders the buffer it prerolled with (after every seek, and at the
@@ -69,6 +97,11 @@ void reel_app_sink_set_sample_callback(GstAppSink *sink, ReelSampleCallback call
   callbacks.new_sample = on_new_sample;
   callbacks.new_preroll = on_new_preroll;
   gst_app_sink_set_callbacks(sink, &callbacks, d, free_sample_callback_data);
+  // The events reach the pad in the thread the samples then leave in; the data lives as long
+  // as the appsink's callbacks, so as the pad.
+  GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(sink), "sink");
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, watch_orientation, d, NULL);
+  gst_object_unref(pad);
 }
 
 // Upstream asks the bin what it takes: anything the scaler takes, with no preferred size.
@@ -99,6 +132,99 @@ static GstPadProbeReturn keep_reconfigure_inside(GstPad *pad, GstPadProbeInfo *i
   return GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_RECONFIGURE ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
 }
 
+/* Interlaced video (recorded TV, camcorders, DVDs) is deinterlaced before it is scaled: the
+ * deinterlacer is put in front of the scaler only while the stream's caps say it is interlaced
+ * (or the user forces it), so progressive video never passes through one. The switch happens
+ * in the streaming thread as the caps pass, or, for a change of mode, when the pad is idle. */
+typedef struct {
+  GstPad *ghost;
+  GstElement *deinterlace, *scale;  // children of the bin, which outlives this
+  gint mode;                        // ReelDeinterlaceMode; written on the main thread
+  gboolean inserted;                // under the ghost pad's stream lock or idle probe
+} Deinterlacing;
+
+static gboolean wants_deinterlace(Deinterlacing *d, GstCaps *caps) {
+  gint mode = __atomic_load_n(&d->mode, __ATOMIC_ACQUIRE);
+  if (mode == REEL_DEINTERLACE_OFF || caps == NULL) return FALSE;
+  GstPad *pad = gst_element_get_static_pad(d->deinterlace, "sink");
+  GstCaps *takes = gst_pad_get_pad_template_caps(pad);
+  gboolean fits = gst_caps_can_intersect(caps, takes);
+  gst_caps_unref(takes);
+  gst_object_unref(pad);
+  if (!fits) return FALSE;
+  if (mode == REEL_DEINTERLACE_FORCE) return TRUE;
+  const gchar *interlacing = gst_structure_get_string(gst_caps_get_structure(caps, 0), "interlace-mode");
+  return interlacing && g_strcmp0(interlacing, "progressive") != 0;
+}
+
+static void place_deinterlacer(Deinterlacing *d, GstCaps *caps) {
+  gboolean want = wants_deinterlace(d, caps);
+  g_object_set(d->deinterlace, "mode", __atomic_load_n(&d->mode, __ATOMIC_ACQUIRE) == REEL_DEINTERLACE_FORCE ? 1 : 0, NULL);
+  if (want == d->inserted) return;
+  GstPad *in = gst_element_get_static_pad(d->deinterlace, "sink"), *out = gst_element_get_static_pad(d->deinterlace, "src");
+  GstPad *scaler = gst_element_get_static_pad(d->scale, "sink");
+  if (want) {
+    gst_ghost_pad_set_target(GST_GHOST_PAD(d->ghost), in);
+    gst_pad_link(out, scaler);
+  } else {
+    gst_pad_unlink(out, scaler);
+    gst_ghost_pad_set_target(GST_GHOST_PAD(d->ghost), scaler);
+  }
+  d->inserted = want;
+  gst_object_unref(in);
+  gst_object_unref(out);
+  gst_object_unref(scaler);
+}
+
+static GstPadProbeReturn place_on_caps(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    place_deinterlacer(data, caps);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn place_when_idle(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)info;
+  GstCaps *caps = gst_pad_get_current_caps(pad);
+  place_deinterlacer(data, caps);
+  if (caps) gst_caps_unref(caps);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+void reel_frame_sink_set_deinterlace(GstElement *bin, ReelDeinterlaceMode mode) {
+  Deinterlacing *d = g_object_get_data(G_OBJECT(bin), "reel-deinterlacing");
+  __atomic_store_n(&d->mode, (gint)mode, __ATOMIC_RELEASE);
+  gst_pad_add_probe(d->ghost, GST_PAD_PROBE_TYPE_IDLE, place_when_idle, d, NULL);
+}
+
+gboolean reel_frame_sink_is_deinterlacing(GstElement *bin) {
+  Deinterlacing *d = g_object_get_data(G_OBJECT(bin), "reel-deinterlacing");
+  GstPad *pad = gst_element_get_static_pad(d->deinterlace, "sink");
+  gboolean linked = gst_pad_is_linked(pad);
+  gst_object_unref(pad);
+  return linked;
+}
+
+void reel_frame_sink_set_balance(GstElement *bin, double brightness, double contrast, double saturation, double hue) {
+  GstElement *balance = gst_bin_get_by_name(GST_BIN(bin), "reel-frame-balance");
+  // At its defaults the balance passes frames through untouched (GstBaseTransform passthrough).
+  g_object_set(balance, "brightness", brightness, "contrast", contrast, "saturation", saturation, "hue", hue, NULL);
+  gst_object_unref(balance);
+}
+
+void reel_playbin_leave_picture_to_frame_sink(GstElement *playbin) {
+  // playbin's defaults put its own deinterlacer and colour balance in front of the sink, at the
+  // decoded size, for every stream (and its balance takes 8-bit formats only, so 10-bit video
+  // was converted at full size to pass it): the frame sink does both, only when needed.
+  guint flags = 0;
+  g_object_get(playbin, "flags", &flags, NULL);
+  g_object_set(playbin, "flags", flags & ~(REEL_PLAY_FLAG_DEINTERLACE | REEL_PLAY_FLAG_SOFT_COLORBALANCE), NULL);
+}
+
 GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   // Every repaint allocates a frame-sized cairo surface (8 MB at 1080p) and frees the last one.
   // glibc gives such blocks back to the kernel on free (mmap, or trimming the heap's top), so
@@ -119,19 +245,27 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   // 0.30 / 0.28 cores at 960×540 and 0.81 / 0.73 for 2160p in the same window.)
   GstElement *first = gst_element_factory_make("videoscale", "reel-frame-scale");
   GstElement *last = gst_element_factory_make("videoconvert", "reel-frame-convert");
-  gst_bin_add_many(GST_BIN(bin), first, last, NULL);
-  gst_element_link(first, last);
+  // Brightness, contrast, saturation and hue on the frame at the size drawn, in the format
+  // drawn (GStreamer 1.22's converter has no colour balance of its own).
+  GstElement *balance = gst_element_factory_make("videobalance", "reel-frame-balance");
+  GstElement *deinterlace = gst_element_factory_make("deinterlace", "reel-frame-deinterlace");
+  gst_bin_add_many(GST_BIN(bin), first, last, balance, deinterlace, NULL);
+  gst_element_link_many(first, last, balance, NULL);
   g_object_set(first, "n-threads", 1, NULL);
   // 8-bit in, 8-bit out: dithering would only add work. Chroma is taken as it is, not
   // resampled, as the unscaled fast path does.
   g_object_set(last, "n-threads", 1, "dither", 0, "chroma-mode", GST_VIDEO_CHROMA_MODE_NONE, NULL);
   GstElement *sink = gst_element_factory_make("appsink", "reel-frame-appsink");
   gst_bin_add(GST_BIN(bin), sink);
-  gst_element_link(last, sink);
+  gst_element_link(balance, sink);
   GstPad *target = gst_element_get_static_pad(first, "sink");
   GstPad *ghost = gst_ghost_pad_new("sink", target);
   gst_pad_add_probe(ghost, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_caps_query, target, gst_object_unref);
   gst_pad_add_probe(ghost, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, keep_reconfigure_inside, NULL, NULL);
+  Deinterlacing *d = g_new0(Deinterlacing, 1);
+  *d = (Deinterlacing){ .ghost = ghost, .deinterlace = deinterlace, .scale = first, .mode = REEL_DEINTERLACE_AUTO };
+  g_object_set_data_full(G_OBJECT(bin), "reel-deinterlacing", d, g_free);
+  gst_pad_add_probe(ghost, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, place_on_caps, d, NULL);
   gst_element_add_pad(bin, ghost);
   *appsink = sink;
   return bin;

@@ -136,10 +136,17 @@ static GstElement *open_pipeline(ReelPreviewSource *self, GstElement **sink) {
   GstElement *pipeline = gst_pipeline_new("reel-preview");
   GstElement *source = gst_element_factory_make("uridecodebin", NULL);
   GstElement *converter = gst_element_factory_make("videoconvertscale", NULL);
+  // Upright as the stream's tag says (a phone's portrait video), before the scaler: turned
+  // after it, the frame's size would change under the fixed width and fail to negotiate. The
+  // converter in front passes frames through unless the decoder's format is one videoflip lacks.
+  GstElement *unusual = gst_element_factory_make("videoconvert", NULL);
+  GstElement *turn = gst_element_factory_make("videoflip", NULL);
   GstElement *filter = gst_element_factory_make("capsfilter", NULL);
   *sink = gst_element_factory_make("appsink", NULL);
-  if (!source || !converter || !filter || !*sink) {
-    for (GstElement **e = (GstElement *[]){source, converter, filter, *sink, NULL}; *e; e++) gst_object_unref(gst_object_ref_sink(*e));
+  if (!source || !converter || !unusual || !turn || !filter || !*sink) {
+    GstElement *made[] = {source, converter, unusual, turn, filter, *sink};
+    for (guint i = 0; i < G_N_ELEMENTS(made); i++)
+      if (made[i]) gst_object_unref(gst_object_ref_sink(made[i]));
     gst_object_unref(pipeline);
     return NULL;
   }
@@ -150,10 +157,11 @@ static GstElement *open_pipeline(ReelPreviewSource *self, GstElement **sink) {
   g_object_set(filter, "caps", caps, NULL);
   gst_caps_unref(caps);
   g_object_set(*sink, "sync", FALSE, "max-buffers", 1, "drop", TRUE, "enable-last-sample", FALSE, NULL);
-  gst_bin_add_many(GST_BIN(pipeline), source, converter, filter, *sink, NULL);
-  gst_element_link_many(converter, filter, *sink, NULL);
+  g_object_set(turn, "video-direction", GST_VIDEO_ORIENTATION_AUTO, NULL);
+  gst_bin_add_many(GST_BIN(pipeline), source, unusual, turn, converter, filter, *sink, NULL);
+  gst_element_link_many(unusual, turn, converter, filter, *sink, NULL);
   g_signal_connect(source, "autoplug-continue", G_CALLBACK(decode_picture_only), NULL);
-  g_signal_connect(source, "pad-added", G_CALLBACK(link_picture), converter);
+  g_signal_connect(source, "pad-added", G_CALLBACK(link_picture), unusual);
   g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(on_element_added), NULL);
   GstBus *bus = gst_element_get_bus(pipeline);
   gst_bus_set_sync_handler(bus, pool_new_tasks, gst_object_ref_sink(g_object_new(preview_task_pool_get_type(), NULL)),

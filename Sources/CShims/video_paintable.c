@@ -11,6 +11,8 @@ typedef struct {
   // conversion, 4 ms for a 960×540 frame. NULL otherwise.
   GBytes *bgra;
   int bgra_stride;
+  // How the stream's tag says to turn it (a GstVideoOrientationMethod).
+  int orientation;
   // Its stream time and segment (a seek starts another), to tell frames never drawn.
   GstClockTime pts, duration;
   GstSegment segment;
@@ -32,9 +34,14 @@ struct _ReelVideoPaintable {
   Frame pending;
   gboolean frame_drawn;
   guint promote_source;
+  // The user's turn on top of the tag's, and the shown aspect ratio the user chose (0: the
+  // video's own); both only change how the frame is drawn, at no cost to the frame path.
+  int user_orientation;
+  double aspect;
   // The stream time of the sample the next frame set comes from.
   GstClockTime next_pts, next_duration;
   GstSegment next_segment;
+  int next_orientation;  // -1: as the frame shown
   int scale_factor;
   int drawn_width, drawn_height;  // device pixels, as last drawn
   gboolean draw_with_cairo;
@@ -97,6 +104,18 @@ static void count_frames_skipped(ReelVideoPaintable *self) {
 
 static void show(ReelVideoPaintable *self, Frame *frame);
 
+static int orientation_of(const ReelVideoPaintable *self, const Frame *frame) {
+  return reel_orientation_compose(frame->orientation, self->user_orientation);
+}
+
+// The frame's size as shown: turned as its orientation says, and at the aspect ratio chosen.
+static void shown_size(const ReelVideoPaintable *self, const Frame *frame, int *width, int *height) {
+  gboolean swaps = reel_orientation_swaps_sides(orientation_of(self, frame));
+  *width = swaps ? frame->display_height : frame->display_width;
+  *height = swaps ? frame->display_width : frame->display_height;
+  if (self->aspect > 0 && *height > 0) *width = (int)(*height * self->aspect + 0.5);
+}
+
 // After the repaint that drew `frame`: the frame waiting goes up for the next.
 static gboolean promote_pending(gpointer data) {
   ReelVideoPaintable *self = data;
@@ -114,10 +133,14 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
   self->undrawn_since = 0;
   set_drawing_stalled(self, FALSE);
+  // The frame is made upright by the drawing below: in its own orientation the box is turned.
+  int orientation = self->frame.texture ? orientation_of(self, &self->frame) : GST_VIDEO_ORIENTATION_IDENTITY;
+  gboolean swaps = reel_orientation_swaps_sides(orientation);
+  double sw = swaps ? height : width, sh = swaps ? width : height;
   // Tell the sink the size frames are drawn at, so it can make them that size (GTK then draws
   // them 1:1 instead of scaling every frame down on each repaint). Without a frame, GtkPicture
   // draws us at the whole widget's size: the bound the first frame of an item is made within.
-  int w = (int)(width * self->scale_factor + 0.5), h = (int)(height * self->scale_factor + 0.5);
+  int w = (int)(sw * self->scale_factor + 0.5), h = (int)(sh * self->scale_factor + 0.5);
   if ((w != self->drawn_width || h != self->drawn_height) && w > 0 && h > 0) {
     self->drawn_width = w;
     self->drawn_height = h;
@@ -129,7 +152,9 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
   give_way(self, FALSE);
   if (self->pending.texture && self->promote_source == 0)
     self->promote_source = g_idle_add_full(G_PRIORITY_DEFAULT, promote_pending, g_object_ref(self), g_object_unref);
-  // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio.
+  // The widget (GtkPicture) already letterboxes to our intrinsic aspect ratio. A turned frame
+  // is drawn in the same pass that scales it: a quarter turn at 1:1 is one of pixman's fast
+  // paths, and free to a GL renderer.
   graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height);
   const Frame *f = &self->frame;
   if (self->draw_with_cairo && f->bgra && self->scale_factor == 1) {
@@ -138,32 +163,47 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
     cairo_surface_t *frame = cairo_image_surface_create_for_data(
         (unsigned char *)g_bytes_get_data(f->bgra, NULL), CAIRO_FORMAT_RGB24, tw, th, f->bgra_stride);
     cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &bounds);
-    cairo_scale(cr, width / tw, height / th);
+    if (orientation != GST_VIDEO_ORIENTATION_IDENTITY) {
+      cairo_matrix_t turn;
+      reel_orientation_matrix(orientation, width, height, &turn);
+      cairo_transform(cr, &turn);
+    }
+    cairo_scale(cr, sw / tw, sh / th);
     cairo_set_source_surface(cr, frame, 0, 0);
     cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
     cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
     cairo_paint(cr);
     cairo_destroy(cr);
     cairo_surface_destroy(frame);
-  } else {
+  } else if (orientation == GST_VIDEO_ORIENTATION_IDENTITY) {
     gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), f->texture, &bounds);
+  } else {
+    gtk_snapshot_save(GTK_SNAPSHOT(snapshot));
+    reel_orientation_turn_snapshot(GTK_SNAPSHOT(snapshot), orientation, width, height);
+    gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), f->texture, &GRAPHENE_RECT_INIT(0, 0, sw, sh));
+    gtk_snapshot_restore(GTK_SNAPSHOT(snapshot));
   }
 }
 
 static int intrinsic_width(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  return self->frame.texture ? self->frame.display_width : 0;
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  return width;
 }
 
 static int intrinsic_height(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  return self->frame.texture ? self->frame.display_height : 0;
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  return height;
 }
 
 static double intrinsic_aspect_ratio(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  if (self->frame.texture == NULL || self->frame.display_height <= 0) return 0;
-  return (double)self->frame.display_width / self->frame.display_height;
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  return height > 0 ? (double)width / height : 0;
 }
 
 static GdkPaintable *get_current_image(GdkPaintable *paintable) {
@@ -200,6 +240,7 @@ static void reel_video_paintable_init(ReelVideoPaintable *self) {
   self->scale_factor = 1;
   self->frame.pts = self->frame.duration = self->pending.pts = self->pending.duration = GST_CLOCK_TIME_NONE;
   self->next_pts = self->next_duration = self->drawn_pts = GST_CLOCK_TIME_NONE;
+  self->next_orientation = -1;
 }
 
 ReelVideoPaintable *reel_video_paintable_new(void) {
@@ -210,9 +251,10 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self) { return 
 
 // Makes `frame` (taken over, left empty) the one shown.
 static void show(ReelVideoPaintable *self, Frame *frame) {
-  gboolean size_changed = (frame->texture == NULL) != (self->frame.texture == NULL) ||
-      (frame->texture && (frame->display_width != self->frame.display_width ||
-                          frame->display_height != self->frame.display_height));
+  int old_width = 0, old_height = 0, new_width = 0, new_height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &old_width, &old_height);
+  if (frame->texture) shown_size(self, frame, &new_width, &new_height);
+  gboolean size_changed = old_width != new_width || old_height != new_height;
   frame_clear(&self->frame);
   self->frame = *frame;
   *frame = (Frame){ .pts = GST_CLOCK_TIME_NONE, .duration = GST_CLOCK_TIME_NONE };
@@ -235,8 +277,11 @@ void reel_video_paintable_set_frame(ReelVideoPaintable *self, GdkTexture *textur
     .display_width = display_width, .display_height = display_height,
     .bgra = texture && bgra ? g_bytes_ref(bgra) : NULL, .bgra_stride = bgra_stride,
     .pts = self->next_pts, .duration = self->next_duration, .segment = self->next_segment,
+    // A still (not from a sample) is the stream's frame too: turned as the frame shown.
+    .orientation = self->next_orientation >= 0 ? self->next_orientation : self->frame.orientation,
   };
   self->next_pts = self->next_duration = GST_CLOCK_TIME_NONE;
+  self->next_orientation = -1;
   frame_clear(&self->pending);
   if (texture && self->frame.texture && !self->frame_drawn) self->pending = frame;
   else show(self, &frame);
@@ -297,6 +342,36 @@ void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *
   self->next_pts = buffer ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE;
   self->next_duration = buffer ? GST_BUFFER_DURATION(buffer) : GST_CLOCK_TIME_NONE;
   if (segment) gst_segment_copy_into(segment, &self->next_segment);
+  self->next_orientation = reel_sample_orientation(sample);
+}
+
+gint reel_video_paintable_get_orientation(ReelVideoPaintable *self) {
+  return self->frame.texture ? orientation_of(self, &self->frame) : self->user_orientation;
+}
+
+// Drawn again at once, paused or not, and laid out again if the change turned or stretched it.
+static void reshow(ReelVideoPaintable *self, int old_width, int old_height) {
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  if (width != old_width || height != old_height) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
+  gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+}
+
+void reel_video_paintable_set_user_orientation(ReelVideoPaintable *self, gint orientation) {
+  if (orientation == self->user_orientation) return;
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  self->user_orientation = orientation;
+  reshow(self, width, height);
+}
+
+void reel_video_paintable_set_aspect(ReelVideoPaintable *self, double aspect) {
+  aspect = aspect > 0 ? aspect : 0;
+  if (aspect == self->aspect) return;
+  int width = 0, height = 0;
+  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  self->aspect = aspect;
+  reshow(self, width, height);
 }
 
 guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self) { return self->frames_skipped; }

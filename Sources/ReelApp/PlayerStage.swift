@@ -120,6 +120,8 @@ final class PlayerStage {
             }
             updateBuffering()
             scheduleControlsHide()
+        case .picture:
+            videoView.fill(model.picture.fillsWindow)
         case .subtitle:
             show(model.subtitle, in: subtitleLabel)
             show(model.secondSubtitle, in: secondSubtitleLabel)

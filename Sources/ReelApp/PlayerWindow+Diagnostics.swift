@@ -10,6 +10,7 @@ extension PlayerWindow: DiagnosableWindow {
     var namedControls: [(String, Widget)] { stage.controls.namedControls }
     var seekSlider: Widget { stage.controls.slider.widget }
     var errorPage: Widget { stage.videoView.errorPage }
+    var videoPicture: Widget { stage.videoView.picture }
     var queueRowTitles: [String] { queuePanel.rowTitles }
     var transcriptLines: [String] { side.transcript.shownLines }
     var transcriptHighlight: String? { side.transcript.highlightedLine }

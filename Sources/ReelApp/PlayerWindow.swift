@@ -204,6 +204,8 @@ final class PlayerWindow {
             header.menu.show(chapters: model.chapters)
         case .subtitleDelay:
             showToast(String(format: tr("Subtitle delay: %@ s"), String(format: "%+.1f", model.subtitleDelay)))
+        case .audioDelay:
+            showToast(String(format: tr("Sound delay: %@ s"), String(format: "%+.2f", model.audioDelay)))
         case .resumed(let position):
             showToast(String(format: tr("Resumed at %@"), TimeFormat.string(position)),
                       button: tr("_Start Over"), action: "app.start-over")

@@ -81,6 +81,7 @@ extension ReelApplication {
         installChapterActions(model)
         installLineActions(model)
         installTrackActions(model)
+        installPictureActions(model)
         add("quit", accels: ["<Control>q"]) { [weak self] _ in
             guard let self else { return }
             g_application_quit(gcast(self.app))
@@ -183,7 +184,7 @@ extension ReelApplication {
     /// Adds an application action (reachable from menus, shortcuts and, for tests and scripts,
     /// over D-Bus as org.gtk.Actions); with a `state`, a stateful one menus show checked.
     @discardableResult
-    private func add(_ name: String, parameter: String? = nil, state: OpaquePointer? = nil, accels: [String] = [],
+    func add(_ name: String, parameter: String? = nil, state: OpaquePointer? = nil, accels: [String] = [],
                      _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
         let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
         let action = (state.map { g_simple_action_new_stateful(name, type, $0) } ?? g_simple_action_new(name, type))!

@@ -50,6 +50,8 @@ final class ReelApplication {
                                       tr("Loop the stretch from A to B seconds in the first file (e.g. 12.5-15)"), "A-B")
         g_application_add_main_option(gapp, "sub-delay", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
                                       tr("Show subtitles this many seconds later (earlier when negative)"), tr("SECONDS"))
+        g_application_add_main_option(gapp, "audio-delay", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                      tr("Play the sound this many seconds later (earlier when negative)"), tr("SECONDS"))
         g_application_add_main_option(gapp, "loop-lines", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                       tr("Play each subtitle line as a stretch of its own, repeat-each times"), nil)
         g_application_add_main_option(gapp, "pause-after-lines", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
@@ -102,7 +104,8 @@ final class ReelApplication {
             return g_variant_get_string(value, nil).map { String(cString: $0) }
         }
         var options = CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
-                                         gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"))
+                                         gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"),
+                                         audioDelay: text("audio-delay"))
         options.loopLines = g_variant_dict_contains(dict, "loop-lines") != 0
         options.pauseAfterLines = g_variant_dict_contains(dict, "pause-after-lines") != 0
         return options

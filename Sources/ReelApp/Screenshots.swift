@@ -81,7 +81,8 @@ final class Screenshots {
             return
         }
         let (title, position) = (model.title, model.position)
-        FrameGrabber.grab(uri: item.uri, at: position) { [weak self] texture in
+        // Upright, as the picture is shown: the file's tag, then the user's turn.
+        FrameGrabber.grab(uri: item.uri, at: position, orientation: FrameSink.orientationMethod(model.picture)) { [weak self] texture in
             guard let texture else {
                 self?.window()?.showToast(tr("There is no picture to take"))
                 return

@@ -17,6 +17,9 @@ import ReelGLib
 final class SeekPreview {
     let widget: Widget
     private let picture: Widget = gtk_picture_new()!
+    /// The frame as the picture is shown: turned and stretched as the user chose (the stream's
+    /// own turn is in the frame already).
+    private let shown = ObjectRef<OpaquePointer>(taking: reel_video_paintable_new())
     private let timeLabel = UI.label(classes: ["reel-time"])
     private let chapterLabel = UI.label()
     private let model: PlayerModel
@@ -97,7 +100,10 @@ final class SeekPreview {
     }
 
     private func showFrame(_ texture: OpaquePointer, for time: Seconds) {
-        gtk_picture_set_paintable(gcast(picture), gcast(texture))
+        reel_video_paintable_set_user_orientation(shown.pointer, FrameSink.orientationMethod(model.picture))
+        reel_video_paintable_set_aspect(shown.pointer, model.picture.aspect.ratio ?? 0)
+        reel_video_paintable_set_texture(shown.pointer, texture, 1, 1)
+        gtk_picture_set_paintable(gcast(picture), gcast(shown.pointer))
         frameShownFor = (time, Int64(g_get_monotonic_time()))
     }
 

@@ -27,6 +27,18 @@ enum ShortcutsWindow {
             ("Page_Up Page_Down", tr("Previous or next chapter")),
             ("z x", tr("Subtitles 0.1 s earlier or later")),
         ]),
+        (tr("Picture and Sound"), [
+            ("r <Shift>r", tr("Rotate clockwise or counterclockwise")),
+            ("<Shift>h", tr("Flip horizontally")),
+            ("a", tr("Next aspect ratio")),
+            ("w", tr("Fill the window (crop the black bars)")),
+            ("1 2", tr("Less or more contrast")),
+            ("3 4", tr("Darker or brighter")),
+            ("5 6", tr("Hue back or forward")),
+            ("7 8", tr("Less or more saturation")),
+            ("0", tr("Reset the colours")),
+            ("<Control>minus <Control>plus", tr("Sound 10 ms earlier or later")),
+        ]),
         (tr("Subtitles"), [
             ("t", tr("Show the transcript")),
             ("<Control>f", tr("Search the transcript")),

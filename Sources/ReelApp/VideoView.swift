@@ -31,6 +31,8 @@ final class VideoView {
         connectMainSignal(picture, "notify::scale-factor") { _ in updateDrawing() }
         gtk_picture_set_content_fit(gcast(picture), GTK_CONTENT_FIT_CONTAIN)
         gtk_picture_set_can_shrink(gcast(picture), 1)
+        // Filling the window draws the picture past its edges: cut there.
+        gtk_widget_set_overflow(picture, GTK_OVERFLOW_HIDDEN)
         UI.setAccessibleLabel(picture, tr("Video"))
 
         cover = gtk_picture_new()!
@@ -54,6 +56,11 @@ final class VideoView {
         gtk_widget_set_vexpand(stack, 1)
         gtk_widget_set_hexpand(stack, 1)
         widget = stack
+    }
+
+    /// Fills the window with the picture, its edges cropped, rather than letterboxing it.
+    func fill(_ fills: Bool) {
+        gtk_picture_set_content_fit(gcast(picture), fills ? GTK_CONTENT_FIT_COVER : GTK_CONTENT_FIT_CONTAIN)
     }
 
     /// Keeps the error page and the audio-only cover clear of the control bar, `height` tall.

@@ -17,9 +17,12 @@ final class VolumeControls {
 
     init(model: PlayerModel) {
         self.model = model
-        scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
+        let range = PlayerModel.volumeRange
+        scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, range.lowerBound, range.upperBound, 0.05)!
         gtk_scale_set_draw_value(gcast(scale), 0)
-        gtk_widget_set_size_request(scale, 160, -1)
+        gtk_widget_set_size_request(scale, 200, -1)
+        // Past the mark the sound is amplified (a limiter keeps it from clipping), as in VLC.
+        gtk_scale_add_mark(gcast(scale), 1, GTK_POS_BOTTOM, tr("100 %"))
         UI.setTooltip(scale, tr("Volume"))
         muteButton = UI.iconButton("audio-volume-muted-symbolic", tooltip: tr("Mute"), action: "app.toggle-mute")
         widget = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [muteButton, scale])

@@ -11,6 +11,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var abLoop: ABLoop?
     /// `--sub-delay=SECONDS`: subtitles shown this much later (earlier when negative).
     public var subtitleDelay: Seconds?
+    /// `--audio-delay=SECONDS`: the sound this much later than the picture (earlier when negative).
+    public var audioDelay: Seconds?
     /// `--loop-lines`, `--pause-after-lines`: the learner's line by line and shadowing.
     public var loopLines = false
     public var pauseAfterLines = false
@@ -25,7 +27,8 @@ public struct CommandLineOptions: Equatable, Sendable {
 
     /// Reads the options' text as typed (GLib's own number options cannot tell `--gap=0` from no
     /// option at all); a value that is not a number is a problem, reported by `problem`.
-    public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?, abLoop: String? = nil, subtitleDelay: String? = nil) {
+    public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?, abLoop: String? = nil, subtitleDelay: String? = nil,
+                audioDelay: String? = nil) {
         self.enqueue = enqueue
         func number(_ text: String?, _ option: String) -> Double? {
             guard let text else { return nil }
@@ -43,6 +46,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         self.gap = number(gap, "--gap")
         self.rate = number(rate, "--rate")
         self.subtitleDelay = number(subtitleDelay, "--sub-delay")
+        self.audioDelay = number(audioDelay, "--audio-delay")
         if let abLoop {
             let ends = abLoop.split(separator: "-", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             if ends.count == 2, let start = ends[0], let end = ends[1] {
@@ -75,6 +79,10 @@ public struct CommandLineOptions: Equatable, Sendable {
             return String(format: tr("--sub-delay must be a number of seconds from %g to %g (got %@)."),
                           PlayerModel.subtitleDelayRange.lowerBound, PlayerModel.subtitleDelayRange.upperBound, "\(subtitleDelay)")
         }
+        if let audioDelay, !(audioDelay.isFinite && PlayerModel.audioDelayRange.contains(audioDelay)) {
+            return String(format: tr("--audio-delay must be a number of seconds from %g to %g (got %@)."),
+                          PlayerModel.audioDelayRange.lowerBound, PlayerModel.audioDelayRange.upperBound, "\(audioDelay)")
+        }
         if let abLoop, let end = abLoop.end,
            !(abLoop.start.isFinite && end.isFinite && abLoop.start >= 0 && end - abLoop.start >= PlayerModel.minimumStretch) {
             return String(format: tr("--ab-loop must end at least %g s after it starts (got %@)."),
@@ -90,6 +98,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         if let gap { model.setGap(gap) }
         if let rate { model.setRate(rate) }
         if let subtitleDelay { model.setSubtitleDelay(subtitleDelay) }
+        if let audioDelay { model.setAudioDelay(audioDelay) }
         if loopLines { model.setLoopsLines(true) }
         if pauseAfterLines { model.setPausesAfterLines(true) }
     }

@@ -194,6 +194,10 @@ public protocol PlaybackEngine: AnyObject {
     func setRate(_ rate: Double)
     func setVolume(_ volume: Double)
     func setMuted(_ muted: Bool)
+    /// How the picture is shown (see `Picture`); applies to the frame shown at once.
+    func setPicture(_ picture: Picture)
+    /// The sound this much later than the picture (earlier when negative).
+    func setAudioDelay(_ delay: Seconds)
     /// Turns the video branch off (no decoding, conversion or upload) or back on.
     func setVideoEnabled(_ enabled: Bool)
     func selectAudioTrack(_ index: Int)

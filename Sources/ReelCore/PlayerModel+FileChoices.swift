@@ -15,6 +15,13 @@ public struct FileChoices: Codable, Equatable, Sendable {
     public var abLoop: [Seconds]?
     public var loopsLines: Bool?
     public var pausesAfterLines: Bool?
+    public var adjustments: Adjustments?
+
+    /// The picture and the sound's delay (`+Picture`), when not as they start.
+    public struct Adjustments: Codable, Equatable, Sendable {
+        public var picture: Picture?
+        public var audioDelay: Seconds?
+    }
 
     public init() {}
 
@@ -40,6 +47,8 @@ extension PlayerModel {
         if let loop = abLoop, let end = loop.end { choices.abLoop = [loop.start, end] }
         if loopsLines { choices.loopsLines = true }
         if pausesAfterLines { choices.pausesAfterLines = true }
+        let adjustments = FileChoices.Adjustments(picture: picture == Picture() ? nil : picture, audioDelay: audioDelay == 0 ? nil : audioDelay)
+        if adjustments != FileChoices.Adjustments() { choices.adjustments = adjustments }
         return choices
     }
 
@@ -60,6 +69,8 @@ extension PlayerModel {
         setSubtitleDelay(choices.subtitleDelay ?? 0)
         setLoopsLines(choices.loopsLines ?? false)
         setPausesAfterLines(choices.pausesAfterLines ?? false)
+        setPicture(choices.adjustments?.picture ?? Picture())
+        setAudioDelay(choices.adjustments?.audioDelay ?? 0)
     }
 
     /// Once the item's tracks are known: the loop, the subtitle file and the tracks chosen last

@@ -29,6 +29,10 @@ extension PlayerModel {
         case lineMode
         /// The item's chapters, or the one playing, changed (`chapters`, `currentChapter`).
         case chapters
+        /// The picture was turned, stretched, filled or recoloured (`picture`).
+        case picture
+        /// The sound's delay changed (`audioDelay`).
+        case audioDelay
     }
 
     public enum StallRecovery: Equatable, Sendable {

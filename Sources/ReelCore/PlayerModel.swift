@@ -71,6 +71,8 @@ public final class PlayerModel {
         /// Subtitles shown this much later (earlier when negative) than the media says.
         var subtitleDelay: Seconds = 0
         var drill = LineDrill()
+        var picture = Picture()
+        var audioDelay: Seconds = 0
     }
 
     public internal(set) var status: PlaybackStatus = .idle
@@ -320,7 +322,7 @@ public final class PlayerModel {
 
     public func setVolume(_ newVolume: Double) {
         guard newVolume.isFinite else { return }
-        let clamped = min(max(newVolume, 0), 1)
+        let clamped = min(max(newVolume, Self.volumeRange.lowerBound), Self.volumeRange.upperBound)
         guard clamped != volume else { return }
         choices.volume = clamped
         engine.setVolume(clamped)

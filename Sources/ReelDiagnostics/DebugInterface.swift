@@ -31,6 +31,9 @@ final class DebugInterface: DBusObjectHandler {
       <property name="VideoEnabled" type="b" access="read"/>
       <property name="VideoAttached" type="b" access="read"/>
       <property name="VideoFramesDecoded" type="t" access="read"/>
+      <property name="Deinterlacing" type="b" access="read"/>
+      <property name="PictureOrientation" type="x" access="read"/>
+      <property name="PictureSize" type="(xx)" access="read"/>
       <property name="MemoryReleases" type="t" access="read"/>
       <property name="ControlsShown" type="b" access="read"/>
       <property name="MessageShown" type="s" access="read"/>
@@ -107,6 +110,12 @@ final class DebugInterface: DBusObjectHandler {
         case "VideoEnabled": return .bool(engine.isVideoEnabled)
         case "VideoAttached": return .bool(engine.isVideoBranchAttached)
         case "VideoFramesDecoded": return .uint64(GstPlayEngine.videoFramesDecoded)
+        case "Deinterlacing": return .bool(engine.frameSink.isDeinterlacing)
+        case "PictureOrientation": return .int64(Int64(engine.frameSink.orientation))
+        case "PictureSize":
+            let picture = engine.frameSink.paintable.pointer
+            return .tuple([.int64(Int64(gdk_paintable_get_intrinsic_width(gcast(picture)))),
+                           .int64(Int64(gdk_paintable_get_intrinsic_height(gcast(picture))))])
         case "MemoryReleases": return .uint64(memoryReleases.withLock { $0 })
         case "ControlsShown": return .bool(window()?.controlsShown ?? false)
         case "MessageShown": return .string(window()?.messageShown ?? "")

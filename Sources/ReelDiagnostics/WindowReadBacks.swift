@@ -20,6 +20,8 @@ public protocol DiagnosableWindow: AnyObject {
     var namedControls: [(String, DiagnosedWidget)] { get }
     var seekSlider: DiagnosedWidget { get }
     var errorPage: DiagnosedWidget { get }
+    /// The picture's widget: the whole video area, the picture letterboxed (or cropped) in it.
+    var videoPicture: DiagnosedWidget { get }
     var isQueueShown: Bool { get }
     /// The queue panel's rows as they read.
     var queueRowTitles: [String] { get }
@@ -98,6 +100,7 @@ extension DiagnosableWindow {
         if let trough, let b = bounds(trough) { result.append(("trough", b)) }
         if let knob = trough.flatMap({ child(of: $0, named: "slider") }), let b = bounds(knob) { result.append(("knob", b)) }
         if let b = bounds(seekPreview) { result.append(("preview", b)) }
+        if let b = bounds(videoPicture) { result.append(("video", b)) }
         return result
     }
 

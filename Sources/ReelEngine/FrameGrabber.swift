@@ -15,9 +15,12 @@ public enum FrameGrabber {
 
     /// Hands `completion` the frame as a GdkTexture (the caller unrefs it), or nil when the
     /// media has no picture there.
-    public static func grab(uri: String, at position: Seconds, completion: @escaping @MainActor (OpaquePointer?) -> Void) {
+    /// `orientation`: the user's turn (GStreamer's method) after the stream's tag's; nil for the
+    /// frame as stored (a still the window's paintable turns itself).
+    public static func grab(uri: String, at position: Seconds, orientation: Int32? = nil,
+                            completion: @escaping @MainActor (OpaquePointer?) -> Void) {
         let request = Unmanaged.passRetained(Request(completion)).toOpaque()
-        reel_grab_frame(uri, gint64(GStreamer.clockTime(position)), { sample, data in
+        reel_grab_frame(uri, gint64(GStreamer.clockTime(position)), orientation ?? -1, { sample, data in
             let request = Unmanaged<Request>.fromOpaque(data!).takeRetainedValue()
             let grabbed = Sample(pointer: sample)
             runSoon {

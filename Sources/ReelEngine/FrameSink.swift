@@ -4,6 +4,7 @@ import CGStreamer
 import CGstApp
 import CGstVideo
 import CShims
+import ReelCore
 import ReelGLib
 
 /// Reel's video sink, what AVPlayerLayer is on iOS: an appsink whose decoded frames become
@@ -30,6 +31,7 @@ public final class FrameSink: Sendable {
 
     private let mailbox = Locked(Mailbox())
     private let sizing = Locked(Sizing())
+    private let deinterlacing = Locked(REEL_DEINTERLACE_AUTO)
 
     /// The size frames are made at. Main thread.
     private struct Sizing {
@@ -164,6 +166,41 @@ public final class FrameSink: Sendable {
         }
         if let caps { reel_frame_sink_set_caps(appSink.pointer, caps) }
     }
+
+    /// Shows the picture as the user set it: the turn and aspect where it is drawn (at once,
+    /// paused or not, at no cost to the frame path), colours and deinterlacing as frames are made.
+    @MainActor
+    public func show(_ picture: Picture) {
+        reel_video_paintable_set_user_orientation(paintable.pointer, Self.orientationMethod(picture))
+        reel_video_paintable_set_aspect(paintable.pointer, picture.aspect.ratio ?? 0)
+        let colour = picture.colour
+        reel_frame_sink_set_balance(element.pointer, colour.brightness, colour.contrast, colour.saturation, colour.hue)
+        let mode: ReelDeinterlaceMode = switch picture.deinterlacing {
+        case .automatic: REEL_DEINTERLACE_AUTO
+        case .off: REEL_DEINTERLACE_OFF
+        case .forced: REEL_DEINTERLACE_FORCE
+        }
+        if mode != deinterlacing.withLock({ $0 }) {
+            deinterlacing.withLock { $0 = mode }
+            reel_frame_sink_set_deinterlace(element.pointer, mode)
+        }
+    }
+
+    /// The user's turn as GStreamer's orientation method: quarter turns clockwise, then mirrored.
+    public static func orientationMethod(_ picture: Picture) -> Int32 {
+        let turned: [GstVideoOrientationMethod] = [GST_VIDEO_ORIENTATION_IDENTITY, GST_VIDEO_ORIENTATION_90R,
+                                                   GST_VIDEO_ORIENTATION_180, GST_VIDEO_ORIENTATION_90L]
+        let mirrored: [GstVideoOrientationMethod] = [GST_VIDEO_ORIENTATION_HORIZ, GST_VIDEO_ORIENTATION_UL_LR,
+                                                     GST_VIDEO_ORIENTATION_VERT, GST_VIDEO_ORIENTATION_UR_LL]
+        return Int32((picture.mirrored ? mirrored : turned)[picture.quarterTurns & 3].rawValue)
+    }
+
+    /// How the frame shown is turned, the stream's tag and the user's turn together.
+    @MainActor
+    public var orientation: Int32 { reel_video_paintable_get_orientation(paintable.pointer) }
+
+    /// Whether a deinterlacer is in the frame path now (interlaced caps, or forced).
+    public var isDeinterlacing: Bool { reel_frame_sink_is_deinterlacing(element.pointer) != 0 }
 
     /// Frames of the playing video never drawn, however they were lost (late in the decoder or
     /// the sink, or replaced in the mailbox before the window drew them), told by the timestamps

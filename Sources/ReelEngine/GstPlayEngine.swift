@@ -59,6 +59,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_playbin_sync_tracks_by_segment(pipeline.pointer)
         reel_playbin_tune_decoders(pipeline.pointer, sinkRate)
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
+        reel_playbin_leave_picture_to_frame_sink(pipeline.pointer)
         reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
         if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
             audioDeviceSink = audioSink
@@ -371,6 +372,9 @@ public final class GstPlayEngine: PlaybackEngine {
 
     public func setVolume(_ volume: Double) { gst_play_set_volume(player.pointer, volume) }
     public func setMuted(_ muted: Bool) { gst_play_set_mute(player.pointer, muted ? 1 : 0) }
+    public func setPicture(_ picture: Picture) { frameSink.show(picture) }
+    /// playsink's offset delays the picture when positive: the sound's delay is its opposite.
+    public func setAudioDelay(_ delay: Seconds) { gst_play_set_audio_video_offset(player.pointer, gint64(-delay * 1e9)) }
 
     public func setVideoEnabled(_ enabled: Bool) { videoBranch.setWanted(enabled) }
 

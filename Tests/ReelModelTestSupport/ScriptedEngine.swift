@@ -7,7 +7,8 @@ public final class ScriptedEngine: PlaybackEngine {
 
     public enum Command: Equatable {
         case load(String), restart, play, pause, stop, seek(Seconds, accurate: Bool), rate(Double), volume(Double),
-             muted(Bool), video(Bool), audioTrack(Int), subtitleTrack(Int?), subtitles(String), readSubtitleTrack(Int)
+             muted(Bool), video(Bool), audioTrack(Int), subtitleTrack(Int?), subtitles(String), readSubtitleTrack(Int),
+             picture(Picture), audioDelay(Seconds)
     }
     public var onEvent: ((EngineEvent) -> Void)?
     public private(set) var commands: [Command] = []
@@ -21,6 +22,8 @@ public final class ScriptedEngine: PlaybackEngine {
     public func setRate(_ rate: Double) { commands.append(.rate(rate)) }
     public func setVolume(_ volume: Double) { commands.append(.volume(volume)) }
     public func setMuted(_ muted: Bool) { commands.append(.muted(muted)) }
+    public func setPicture(_ picture: Picture) { commands.append(.picture(picture)) }
+    public func setAudioDelay(_ delay: Seconds) { commands.append(.audioDelay(delay)) }
     public func setVideoEnabled(_ enabled: Bool) { commands.append(.video(enabled)) }
     public func selectAudioTrack(_ index: Int) { commands.append(.audioTrack(index)) }
     public func selectSubtitleTrack(_ index: Int?) { commands.append(.subtitleTrack(index)) }

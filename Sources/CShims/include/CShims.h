@@ -21,6 +21,7 @@ static inline gboolean reel_object_has_property(gpointer o, const char *k) { ret
 static inline gchar *reel_object_get_string(gpointer o, const char *k) { gchar *v = NULL; g_object_get(o, k, &v, NULL); return v; }
 
 static inline GstCaps *reel_caps_from_string(const char *s) { return gst_caps_from_string(s); }
+static inline void reel_tag_list_add_string(GstTagList *t, const char *tag, const char *v) { gst_tag_list_add(t, GST_TAG_MERGE_REPLACE, tag, v, NULL); }
 static inline GstStructure *reel_structure_from_string(const char *s) { return gst_structure_from_string(s, NULL); }
 
 // GstVideoFrame is a large struct with inline arrays; these accessors keep Swift away from them.
@@ -58,6 +59,12 @@ void reel_video_paintable_show_newest(ReelVideoPaintable *self);
 // duration are not counted).
 void reel_video_paintable_set_frame_sample(ReelVideoPaintable *self, GstSample *sample);
 guint64 reel_video_paintable_get_frames_skipped(ReelVideoPaintable *self);
+// The user's turn, on top of the one each frame's tag gives, and the aspect ratio to show the
+// picture at (0: the video's own); both apply at once, to the frame shown too.
+void reel_video_paintable_set_user_orientation(ReelVideoPaintable *self, gint orientation);
+void reel_video_paintable_set_aspect(ReelVideoPaintable *self, double aspect);
+// How the frame shown is turned, tag and user's together.
+gint reel_video_paintable_get_orientation(ReelVideoPaintable *self);
 // Whether the window draws with GTK's cairo renderer: BGRA frames are then painted with cairo
 // directly instead of as textures (which GTK 4.8's cairo renderer converts pixel by pixel).
 void reel_video_paintable_set_draw_with_cairo(ReelVideoPaintable *self, gboolean cairo);
@@ -92,6 +99,31 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink);
 void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
 // The display size of the video entering the bin (before any scaling); FALSE before caps.
 gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
+
+// Deinterlacing: automatic (interlaced caps only), off, or forced for badly flagged files.
+typedef enum { REEL_DEINTERLACE_AUTO = 0, REEL_DEINTERLACE_OFF = 1, REEL_DEINTERLACE_FORCE = 2 } ReelDeinterlaceMode;
+void reel_frame_sink_set_deinterlace(GstElement *bin, ReelDeinterlaceMode mode);
+// GstPlayFlags (playbin's, not in a public header).
+enum { REEL_PLAY_FLAG_DEINTERLACE = 0x200, REEL_PLAY_FLAG_SOFT_COLORBALANCE = 0x400 };
+// Takes playbin's own deinterlacer and colour balance out: the frame sink has its own.
+void reel_playbin_leave_picture_to_frame_sink(GstElement *playbin);
+// Whether the deinterlacer is in the frame path now.
+gboolean reel_frame_sink_is_deinterlacing(GstElement *bin);
+// videobalance's ranges: brightness and hue -1…1 (0 neutral), contrast and saturation 0…2 (1).
+void reel_frame_sink_set_balance(GstElement *bin, double brightness, double contrast, double saturation, double hue);
+// How the stream's tag says to turn the sample's frame (a GstVideoOrientationMethod, 0…7).
+gint reel_sample_orientation(GstSample *sample);
+
+// Orientations (orientation.c): GstVideoOrientationMethod 0…7. `first` then `then`, as one.
+gint reel_orientation_compose(gint first, gint then);
+// Whether the method turns a quarter (width and height trade places).
+gboolean reel_orientation_swaps_sides(gint method);
+// The map from a box in the source's orientation onto the box `width`×`height` shown.
+void reel_orientation_matrix(gint method, double width, double height, cairo_matrix_t *matrix);
+// The same map as the snapshot's translation, rotation and mirror.
+void reel_orientation_turn_snapshot(GtkSnapshot *snapshot, gint method, double width, double height);
+// The image-orientation tag's method, or `fallback` when the tags have none.
+gint reel_orientation_from_tags(const GstTagList *tags, gint fallback);
 
 // Whether the display GTK is about to open can only draw GL with a software rasterizer (Mesa's
 // llvmpipe): an X server without direct rendering, a Wayland session without a GPU render node.
@@ -191,7 +223,8 @@ void reel_read_subtitle_track(const char *uri, guint index, ReelSubtitleLinesCal
 // The frame of `uri` at `position` (nanoseconds), decoded at the video's own size as BGRA on a
 // thread of its own, where `done` gets it (NULL when it cannot be had; the callee unrefs it).
 typedef void (*ReelFrameGrabCallback)(GstSample *sample, gpointer user_data);
-void reel_grab_frame(const char *uri, gint64 position, ReelFrameGrabCallback done, gpointer user_data);
+// `orientation`: -1 for the frame as stored; else the tag's turn, then this method (0…7).
+void reel_grab_frame(const char *uri, gint64 position, gint orientation, ReelFrameGrabCallback done, gpointer user_data);
 
 // Seek-bar previews of `uri` (see preview_source.c): frames `width` pixels wide, BGRA, from the
 // keyframe at or before each time requested. `callback` runs on the source's own thread with
