@@ -139,8 +139,10 @@ static GstPadProbeReturn keep_reconfigure_inside(GstPad *pad, GstPadProbeInfo *i
 typedef struct {
   GstPad *ghost;
   GstElement *deinterlace, *scale;  // children of the bin, which outlives this
-  gint mode;                        // ReelDeinterlaceMode; written on the main thread
-  gboolean inserted;                // under the ghost pad's stream lock or idle probe
+  // Atomics: the mode is written on the main thread, and the idle probe may run there too, while
+  // the caps' probe runs in the streaming thread (GStreamer's own locks order them, unseen by TSan).
+  gint mode;      // ReelDeinterlaceMode
+  gint inserted;
 } Deinterlacing;
 
 static gboolean wants_deinterlace(Deinterlacing *d, GstCaps *caps) {
@@ -160,7 +162,7 @@ static gboolean wants_deinterlace(Deinterlacing *d, GstCaps *caps) {
 static void place_deinterlacer(Deinterlacing *d, GstCaps *caps) {
   gboolean want = wants_deinterlace(d, caps);
   g_object_set(d->deinterlace, "mode", __atomic_load_n(&d->mode, __ATOMIC_ACQUIRE) == REEL_DEINTERLACE_FORCE ? 1 : 0, NULL);
-  if (want == d->inserted) return;
+  if (want == __atomic_load_n(&d->inserted, __ATOMIC_ACQUIRE)) return;
   GstPad *in = gst_element_get_static_pad(d->deinterlace, "sink"), *out = gst_element_get_static_pad(d->deinterlace, "src");
   GstPad *scaler = gst_element_get_static_pad(d->scale, "sink");
   if (want) {
@@ -170,7 +172,7 @@ static void place_deinterlacer(Deinterlacing *d, GstCaps *caps) {
     gst_pad_unlink(out, scaler);
     gst_ghost_pad_set_target(GST_GHOST_PAD(d->ghost), scaler);
   }
-  d->inserted = want;
+  __atomic_store_n(&d->inserted, want, __ATOMIC_RELEASE);
   gst_object_unref(in);
   gst_object_unref(out);
   gst_object_unref(scaler);
@@ -251,7 +253,8 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   GstElement *deinterlace = gst_element_factory_make("deinterlace", "reel-frame-deinterlace");
   gst_bin_add_many(GST_BIN(bin), first, last, balance, deinterlace, NULL);
   gst_element_link_many(first, last, balance, NULL);
-  g_object_set(first, "n-threads", 1, NULL);
+  // An aspect ratio chosen asks for frames of another shape: stretched, not letterboxed.
+  g_object_set(first, "n-threads", 1, "add-borders", FALSE, NULL);
   // 8-bit in, 8-bit out: dithering would only add work. Chroma is taken as it is, not
   // resampled, as the unscaled fast path does.
   g_object_set(last, "n-threads", 1, "dither", 0, "chroma-mode", GST_VIDEO_CHROMA_MODE_NONE, NULL);

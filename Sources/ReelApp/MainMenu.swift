@@ -20,6 +20,8 @@ final class MainMenu {
         section([(tr("_Preferences"), "app.preferences"), (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
                  (tr("_About Reel"), "app.about")])
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
+        // F10 opens it, as GNOME's primary menus do: every item in reach of the keyboard.
+        gtk_menu_button_set_primary(gcast(button), 1)
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu.pointer))
         UI.setTooltip(button, tr("Main Menu"))
     }

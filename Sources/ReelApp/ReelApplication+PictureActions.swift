@@ -16,11 +16,13 @@ extension ReelApplication {
                   let choice = Picture.Aspect(rawValue: name) else { return }
             model.adjustPicture { $0.aspect = choice }
         }
-        add("next-aspect", accels: ["a"]) { _ in
+        add("next-aspect", accels: ["a"]) { [weak self] _ in
             model.adjustPicture { picture in
                 let all = Picture.Aspect.allCases
                 picture.aspect = all[((all.firstIndex(of: picture.aspect) ?? 0) + 1) % all.count]
             }
+            let aspect = model.picture.aspect
+            self?.window?.showToast(String(format: tr("Aspect ratio: %@"), aspect == .automatic ? tr("Automatic") : aspect.rawValue))
         }
         let fill = add("fill-window", state: g_variant_new_boolean(0), accels: ["w"]) { _ in
             model.adjustPicture { $0.fillsWindow.toggle() }
@@ -31,15 +33,31 @@ extension ReelApplication {
                   let choice = Picture.Deinterlacing(rawValue: name) else { return }
             model.adjustPicture { $0.deinterlacing = choice }
         }
-        let colourKeys: [(String, WritableKeyPath<Picture.Colour, Double>, String, String)] = [
-            ("contrast", \.contrast, "1", "2"), ("brightness", \.brightness, "3", "4"),
-            ("hue", \.hue, "5", "6"), ("saturation", \.saturation, "7", "8"),
-        ]
-        for (name, key, down, up) in colourKeys {
-            add("less-\(name)", accels: [down]) { _ in model.adjustPicture { $0.colour[keyPath: key] -= Self.colourStep } }
-            add("more-\(name)", accels: [up]) { _ in model.adjustPicture { $0.colour[keyPath: key] += Self.colourStep } }
+        add("next-deinterlacing", accels: ["d"]) { [weak self] _ in
+            let all = Picture.Deinterlacing.allCases
+            model.adjustPicture { $0.deinterlacing = all[((all.firstIndex(of: $0.deinterlacing) ?? 0) + 1) % all.count] }
+            let names: [Picture.Deinterlacing: String] = [.automatic: tr("Deinterlace: Automatic"), .off: tr("Deinterlace: Off"),
+                                                          .forced: tr("Deinterlace: Always")]
+            self?.window?.showToast(names[model.picture.deinterlacing] ?? "")
         }
-        add("reset-colours", accels: ["0"]) { _ in model.adjustPicture { $0.colour = Picture.Colour() } }
+        // The toast says each value as a percentage away from unchanged.
+        let colourKeys: [(String, WritableKeyPath<Picture.Colour, Double>, Double, String, String, String)] = [
+            ("contrast", \.contrast, 1, tr("Contrast: %@"), "1", "2"), ("brightness", \.brightness, 0, tr("Brightness: %@"), "3", "4"),
+            ("hue", \.hue, 0, tr("Hue: %@"), "5", "6"), ("saturation", \.saturation, 1, tr("Saturation: %@"), "7", "8"),
+        ]
+        for (name, key, neutral, format, down, up) in colourKeys {
+            for (prefix, step, accel) in [("less", -Self.colourStep, down), ("more", Self.colourStep, up)] {
+                add("\(prefix)-\(name)", accels: [accel]) { [weak self] _ in
+                    model.adjustPicture { $0.colour[keyPath: key] += step }
+                    let percent = Int(((model.picture.colour[keyPath: key] - neutral) * 100).rounded())
+                    self?.window?.showToast(String(format: format, String(format: "%+d %%", percent)))
+                }
+            }
+        }
+        add("reset-colours", accels: ["0"]) { [weak self] _ in
+            model.adjustPicture { $0.colour = Picture.Colour() }
+            self?.window?.showToast(tr("Colours reset"))
+        }
         add("reset-picture") { _ in model.setPicture(Picture()) }
         add("audio-later", accels: ["<Control>plus", "<Control>equal", "<Control>KP_Add"]) { _ in
             model.setAudioDelay(model.audioDelay + PlayerModel.audioDelayStep)

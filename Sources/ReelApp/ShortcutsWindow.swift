@@ -37,6 +37,7 @@ enum ShortcutsWindow {
             ("5 6", tr("Hue back or forward")),
             ("7 8", tr("Less or more saturation")),
             ("0", tr("Reset the colours")),
+            ("d", tr("Deinterlace: automatic, off or always")),
             ("<Control>minus <Control>plus", tr("Sound 10 ms earlier or later")),
         ]),
         (tr("Subtitles"), [

@@ -40,6 +40,9 @@ public final class FrameSink: Sendable {
         /// The size the video is drawn at, waiting to settle, and the timer that applies it.
         var pending: (width: Int32, height: Int32)?
         var timer: guint = 0
+        /// The size last applied, and whether frames are stretched to it (an aspect ratio chosen).
+        var last: (width: Int32, height: Int32)?
+        var stretched = false
         /// No size was applied since the picture was cleared: the next applies at once, so that
         /// an item's first frame is already made at the size it is shown.
         var fresh = true
@@ -150,16 +153,25 @@ public final class FrameSink: Sendable {
 
     /// Frames as large as fit in `width`×`height` with square pixels, keeping the video's display
     /// aspect ratio, and never larger than the video (the converter does not scale up to a range).
-    static func caps(within width: Int32, _ height: Int32) -> String {
-        "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)[1,\(width)],height=(int)[1,\(height)]"
+    /// With an aspect ratio chosen (`stretchedFrom`: the video's height), the frames are that box's
+    /// shape, no taller than the video: the scaler stretches them, not the drawing.
+    static func caps(within width: Int32, _ height: Int32, stretchedFrom videoHeight: Int32? = nil) -> String {
+        guard let videoHeight, videoHeight > 0, height > 0 else {
+            return "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)[1,\(width)],height=(int)[1,\(height)]"
+        }
+        let scale = min(1, Double(videoHeight) / Double(height))
+        let (w, h) = (max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+        return "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)\(w),height=(int)\(h)"
     }
 
     @MainActor
     private func applyDrawSize() {
+        let videoHeight = videoSize?.height
         let caps = sizing.withLock { sizing -> String? in
             guard let size = sizing.pending else { return nil }
             sizing.pending = nil
-            let caps = Self.caps(within: size.width, size.height)
+            sizing.last = size
+            let caps = Self.caps(within: size.width, size.height, stretchedFrom: sizing.stretched ? videoHeight : nil)
             guard caps != sizing.applied else { return nil }
             sizing.applied = caps
             return caps
@@ -173,6 +185,13 @@ public final class FrameSink: Sendable {
     public func show(_ picture: Picture) {
         reel_video_paintable_set_user_orientation(paintable.pointer, Self.orientationMethod(picture))
         reel_video_paintable_set_aspect(paintable.pointer, picture.aspect.ratio ?? 0)
+        let restretch = sizing.withLock { sizing -> Bool in
+            guard sizing.stretched != (picture.aspect != .automatic) else { return false }
+            sizing.stretched.toggle()
+            sizing.pending = sizing.pending ?? sizing.last
+            return true
+        }
+        if restretch { applyDrawSize() }
         let colour = picture.colour
         reel_frame_sink_set_balance(element.pointer, colour.brightness, colour.contrast, colour.saturation, colour.hue)
         let mode: ReelDeinterlaceMode = switch picture.deinterlacing {

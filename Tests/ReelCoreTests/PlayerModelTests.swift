@@ -126,9 +126,9 @@ final class PlayerModelTests: XCTestCase {
         model.setVolume(-1)
         XCTAssertEqual(model.volume, 0)
         model.setVolume(3)
-        XCTAssertEqual(model.volume, 1)
+        XCTAssertEqual(model.volume, 1.5, "past 100 % with the limiter, to 150 %")
         model.setVolume(.infinity)
-        XCTAssertEqual(model.volume, 1)
+        XCTAssertEqual(model.volume, 1.5)
     }
 
     func testPreviousRestartsAfterThreeSecondsElseGoesBack() async {
