@@ -10,7 +10,8 @@ typedef struct {
   GDestroyNotify notify;
   // The buffer last handed over as the preroll (compared, never dereferenced; streaming thread).
   GstBuffer *prerolled;
-  // How the stream's tag says to turn its frames (a GstVideoOrientationMethod; streaming thread).
+  // How the stream's tag says to turn its frames (a GstVideoOrientationMethod). Atomic: after a
+  // flush the streaming thread may be another (GLib's task pool hands over unseen by TSan).
   gint orientation;
 } SampleCallbackData;
 
@@ -34,7 +35,7 @@ static GstSample *detached(GstSample *pulled, gint orientation) {
  * acquire load of it make the hand-over visible to it, at no cost on x86. */
 static void deliver(SampleCallbackData *d, GstSample *sample) {
   ReelSampleCallback callback = __atomic_load_n(&d->callback, __ATOMIC_ACQUIRE);
-  if (sample) callback(detached(sample, d->orientation), d->user_data);
+  if (sample) callback(detached(sample, __atomic_load_n(&d->orientation, __ATOMIC_RELAXED)), d->user_data);
 }
 
 gint reel_sample_orientation(GstSample *sample) {
@@ -51,11 +52,12 @@ static GstPadProbeReturn watch_orientation(GstPad *pad, GstPadProbeInfo *info, g
   SampleCallbackData *d = data;
   GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
   if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
-    d->orientation = GST_VIDEO_ORIENTATION_IDENTITY;
+    __atomic_store_n(&d->orientation, GST_VIDEO_ORIENTATION_IDENTITY, __ATOMIC_RELAXED);
   } else if (GST_EVENT_TYPE(event) == GST_EVENT_TAG) {
     GstTagList *tags = NULL;
     gst_event_parse_tag(event, &tags);
-    d->orientation = reel_orientation_from_tags(tags, d->orientation);
+    gint orientation = reel_orientation_from_tags(tags, __atomic_load_n(&d->orientation, __ATOMIC_RELAXED));
+    __atomic_store_n(&d->orientation, orientation, __ATOMIC_RELAXED);
   }
   return GST_PAD_PROBE_OK;
 }
