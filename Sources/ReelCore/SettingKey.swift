@@ -22,7 +22,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .skipInterval: return 1...300
         case .rate: return PlayerModel.rateRange
-        case .volume: return 0...1
+        case .volume: return PlayerModel.volumeRange
         case .repeatEach: return Double(PlayerModel.repeatRange.lowerBound)...Double(PlayerModel.repeatRange.upperBound)
         case .gap: return PlayerModel.gapRange
         case .lineLeadIn, .lineLeadOut: return PlayerModel.lineMarginRange
