@@ -165,6 +165,9 @@ GstElement *reel_audio_sink_new(GstElement *device, ReelSinkRate *rate);
 gboolean reel_audio_sink_set_night_mode(GstElement *pipeline, gboolean on);
 // The night mode's compressor's factory; NULL when it is not installed. Found once.
 GstElementFactory *reel_night_compressor_factory(void);
+// The limiter that lets the volume go above 1 (100 %) unclipped; NULL when it is not installed
+// (the volume above 1 is then the device's, which clips). Found once.
+GstElementFactory *reel_volume_limiter_factory(void);
 
 // The playback rate, applied at the sinks (see sink_rate.c): attach the element at the entry of
 // each sink path (the audio path, which runs furthest ahead, `leads`), then set the rate from
