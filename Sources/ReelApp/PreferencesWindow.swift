@@ -20,6 +20,8 @@ enum PreferencesWindow {
                     subtitle: tr("Seconds the skip buttons and arrow keys move"), step: 1), to: playback)
         add(switchRow(settings, key: .continueAfterErrors, title: tr("Continue After Errors"),
                       subtitle: tr("Play the next item when one cannot be played")), to: playback)
+        add(switchRow(settings, key: .recurseFolders, title: tr("Open Folders Inside Folders"),
+                      subtitle: tr("A folder opened plays what its folders hold too, album by album")), to: playback)
         add(switchRow(settings, key: .resumePlayback, title: tr("Resume Where You Left Off"),
                       subtitle: tr("Remember the position in long videos")), to: playback)
         let nightMode = switchRow(settings, key: .nightMode, title: tr("Night Mode"),

@@ -157,16 +157,20 @@ final class ReelApplication {
     /// its first frame is ready about when the window is.
     func open(_ uris: [String], enqueue: Bool = false) {
         guard let model = player?.model else { return }
-        let expansion = MediaFolder.expand(uris)
+        let expansion = MediaFolder.expand(uris, recursive: settings?.recurseFolders ?? true)
         if !expansion.uris.isEmpty {
             if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
         }
         presentWindow()
-        for folder in expansion.emptyFolders {
-            let message = String(format: tr("“%@” contains no videos or audio files."), folder)
-            Log.warning(message)
-            window?.showToast(message)
+        var messages = zip(expansion.emptyFolders, expansion.emptyFoldersHadFolders).map { folder, hadFolders in
+            String(format: hadFolders ? tr("“%@” and the folders in it contain no videos or audio files.")
+                                      : tr("“%@” contains no videos or audio files."), folder)
         }
+        messages += expansion.unreadable.map { String(format: tr("The folder “%@” could not be read; it was skipped."), $0) }
+        messages += expansion.loops.map { String(format: tr("“%@” leads back to a folder already opened; it was skipped."), $0) }
+        for message in messages { Log.warning(message) }
+        // One toast at a time: the first says it, the log has them all.
+        if let first = messages.first { window?.showToast(messages.count == 1 ? first : "\(first) (+\(messages.count - 1))") }
     }
 
     func run(arguments: [String]) -> Int32 {

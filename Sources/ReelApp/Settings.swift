@@ -62,6 +62,7 @@ final class Settings {
     var rate: Double { double(.rate, 1) }
     var volume: Double { double(.volume, 1) }
     var continueAfterErrors: Bool { bool(.continueAfterErrors, true) }
+    var recurseFolders: Bool { bool(.recurseFolders, true) }
     var resumePlayback: Bool { bool(.resumePlayback, true) }
     var nightMode: Bool { bool(.nightMode, false) }
     var repeatEach: Int { int(.repeatEach, 1) }

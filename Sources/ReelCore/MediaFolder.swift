@@ -1,7 +1,8 @@
 import Foundation
 
-/// Opening a folder queues the media files in it, in the order a person would number them
-/// ("clip 2" before "clip 10").
+/// Opening a folder queues the media files in it and in its folders, depth-first in the order a
+/// person would number them ("clip 2" before "clip 10"), so a music library's albums stay
+/// together (`Music/Artist/Album/01 Track.flac`).
 public enum MediaFolder {
     /// File name extensions Reel queues from a folder (what GStreamer's usual plugins play).
     public static let mediaExtensions: Set<String> = [
@@ -10,34 +11,62 @@ public enum MediaFolder {
     ]
 
     public struct Expansion: Equatable, Sendable {
-        public var uris: [String]
-        /// Folders that held nothing Reel plays.
-        public var emptyFolders: [String]
+        public var uris: [String] = []
+        /// Folders opened that held nothing Reel plays: their names, and whether folders inside
+        /// them were looked in too.
+        public var emptyFolders: [String] = []
+        public var emptyFoldersHadFolders: [Bool] = []
+        /// Folders that could not be read, and links back to a folder already listed (a loop):
+        /// skipped, each named once.
+        public var unreadable: [String] = []
+        public var loops: [String] = []
     }
 
-    /// Replaces each local folder in `uris` by its media files (not descending into subfolders);
-    /// everything else passes through unchanged.
-    public static func expand(_ uris: [String]) -> Expansion {
-        var result = Expansion(uris: [], emptyFolders: [])
+    /// Replaces each local folder in `uris` by its media files, and with `recursive` those of
+    /// the folders inside it (hidden files and folders left out); everything else passes through.
+    public static func expand(_ uris: [String], recursive: Bool = true) -> Expansion {
+        var result = Expansion()
+        var visited = Set<String>()
         for uri in uris {
             guard let url = URL(string: uri), url.isFileURL, isDirectory(url.path) else {
                 result.uris.append(uri)
                 continue
             }
-            let files = mediaFiles(in: url)
-            if files.isEmpty { result.emptyFolders.append(url.lastPathComponent) }
+            var hadFolders = false
+            let files = mediaFiles(in: url, recursive: recursive, visited: &visited, into: &result, hadFolders: &hadFolders)
+            if files.isEmpty {
+                result.emptyFolders.append(url.lastPathComponent)
+                result.emptyFoldersHadFolders.append(hadFolders)
+            }
             result.uris += files.map(\.absoluteString)
         }
         return result
     }
 
-    static func mediaFiles(in folder: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names
-            .filter { !$0.hasPrefix(".") && mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-            .sorted(by: naturalOrder)
-            .map { folder.appendingPathComponent($0) }
-            .filter { !isDirectory($0.path) }
+    /// Depth-first: a folder's entries in natural order, each folder's files where its name sorts.
+    static func mediaFiles(in folder: URL, recursive: Bool, visited: inout Set<String>, into result: inout Expansion,
+                           hadFolders: inout Bool) -> [URL] {
+        // A folder reached twice (a link back up the tree) is listed once.
+        guard visited.insert(folder.resolvingSymlinksInPath().path).inserted else {
+            result.loops.append(folder.path)
+            return []
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            result.unreadable.append(folder.path)
+            return []
+        }
+        var files: [URL] = []
+        for name in names.filter({ !$0.hasPrefix(".") }).sorted(by: naturalOrder) {
+            let url = folder.appendingPathComponent(name)
+            if isDirectory(url.path) {
+                guard recursive else { continue }
+                hadFolders = true
+                files += mediaFiles(in: url, recursive: true, visited: &visited, into: &result, hadFolders: &hadFolders)
+            } else if mediaExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                files.append(url)
+            }
+        }
+        return files
     }
 
     /// Digits compare as numbers, letters without regard to case.

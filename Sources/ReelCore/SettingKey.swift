@@ -3,6 +3,7 @@
 public enum SettingKey: String, CaseIterable, Sendable {
     case skipInterval = "skip-interval", rate, volume, resumePlayback = "resume-playback"
     case repeatEach = "repeat-each", gap, continueAfterErrors = "continue-after-errors", nightMode = "night-mode"
+    case recurseFolders = "recurse-folders"
     case lineLeadIn = "line-lead-in", lineLeadOut = "line-lead-out"
     case minimizeAction = "minimize-action", closeAction = "close-action"
     case windowWidth = "window-width", windowHeight = "window-height"
@@ -12,7 +13,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .skipInterval, .repeatEach, .windowWidth, .windowHeight: return "i"
         case .rate, .volume, .gap, .lineLeadIn, .lineLeadOut: return "d"
-        case .resumePlayback, .continueAfterErrors, .nightMode: return "b"
+        case .resumePlayback, .continueAfterErrors, .nightMode, .recurseFolders: return "b"
         case .minimizeAction, .closeAction: return "s"
         }
     }

@@ -158,6 +158,11 @@ final class QueueTests: XCTestCase {
         try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        // A folder inside: its media follow where its name sorts (after the root's files here).
+        let part = folder.appendingPathComponent("Part 2")
+        try FileManager.default.createDirectory(at: part, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: part.appendingPathComponent("Lesson 11.webm").path,
+                                                   withDestinationPath: Paths.media("short-4.webm"))
 
         let app = try ReelApp([folder.path])
         app.waitForPlaying("Lesson 1")
@@ -165,12 +170,12 @@ final class QueueTests: XCTestCase {
         let metadata = try app.bus.call(ReelApp.busName, ReelApp.mprisPath, "org.mpris.MediaPlayer2.TrackList",
                                         "GetTracksMetadata", [.objectPaths(ids)])
         guard case .array(_, let entries)? = metadata.first else { return XCTFail("no metadata") }
-        XCTAssertEqual(entries.compactMap { $0.dictionary["xesam:title"]?.stringValue }, ["Lesson 1", "lesson 2", "Lesson 10"])
+        XCTAssertEqual(entries.compactMap { $0.dictionary["xesam:title"]?.stringValue }, ["Lesson 1", "lesson 2", "Lesson 10", "Lesson 11"])
 
         // A folder with nothing to play says so and changes nothing.
         XCTAssertEqual(shell(Paths.reel.path, [empty.path]).status, 0)
         eventually("Reel says the folder is empty") { app.output.contains("contains no videos or audio files") }
-        XCTAssertEqual(try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings?.count, 3)
+        XCTAssertEqual(try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings?.count, 4)
         XCTAssertEqual(app.status, "Playing")
     }
 

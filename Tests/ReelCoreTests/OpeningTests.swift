@@ -52,3 +52,43 @@ final class OpeningTests: XCTestCase {
         XCTAssertEqual(expansion.emptyFolders, ["sub.mkv"], "a folder named like a video is still a folder")
     }
 }
+
+/// A music library's folders: depth-first in natural order, hidden ones left out, a link back up
+/// the tree listed once and named.
+final class MediaFolderTreeTests: XCTestCase {
+    func testATreeIsQueuedAlbumByAlbum() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tree-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = ["Artist B/Album 2/02 x.mp3", "Artist B/Album 2/10 y.mp3", "Artist B/Album 10/01 z.flac", "Artist a/01 a.ogg",
+                     ".hidden/secret.mp3", ".dot.mp3", "top 1.mp4", "Artist a/cover.jpg"]
+        for file in files {
+            let url = root.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data()))
+        }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Artist a/Empty"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("loop").path, withDestinationPath: root.path)
+
+        let tree = MediaFolder.expand([root.absoluteString])
+        let names = tree.uris.map { URL(string: $0)!.path.replacingOccurrences(of: root.path + "/", with: "") }
+        XCTAssertEqual(names, ["Artist a/01 a.ogg", "Artist B/Album 2/02 x.mp3", "Artist B/Album 2/10 y.mp3",
+                               "Artist B/Album 10/01 z.flac", "top 1.mp4"])
+        XCTAssertEqual(tree.loops, [root.appendingPathComponent("loop").path], "the link back up is skipped and named once")
+        XCTAssertEqual(tree.emptyFolders, [])
+
+        let flat = MediaFolder.expand([root.absoluteString], recursive: false)
+        XCTAssertEqual(flat.uris.map { URL(string: $0)!.lastPathComponent }, ["top 1.mp4"], "recursion off: the folder's own files")
+
+        let onlyFolders = MediaFolder.expand([root.appendingPathComponent("Artist B").absoluteString], recursive: false)
+        XCTAssertEqual(onlyFolders.emptyFolders, ["Artist B"])
+        XCTAssertEqual(onlyFolders.emptyFoldersHadFolders, [false], "not looked into: the message says the folder alone")
+        let nothing = MediaFolder.expand([root.appendingPathComponent("Artist a/Empty").deletingLastPathComponent()
+            .appendingPathComponent("Empty").absoluteString])
+        XCTAssertEqual(nothing.emptyFolders, ["Empty"])
+        let emptyTree = root.appendingPathComponent("empty tree/inner/deeper")
+        try FileManager.default.createDirectory(at: emptyTree, withIntermediateDirectories: true)
+        let searched = MediaFolder.expand([root.appendingPathComponent("empty tree").absoluteString])
+        XCTAssertEqual(searched.emptyFolders, ["empty tree"])
+        XCTAssertEqual(searched.emptyFoldersHadFolders, [true], "its folders were looked in too, and the message says so")
+    }
+}
