@@ -89,6 +89,7 @@ final class PictureTests: XCTestCase {
         app.waitForPlaying()
         eventually("the picture's size is portrait, 360x640 (\(pictureSize(app)))") { self.pictureSize(app) == [360, 640] }
         waitForPicture(app, "RG/BW", portrait: true, "upright in the window")
+        _ = app.screenshot("phone-portrait-upright-\(Desktop.current)")  // for people to look at
         app.resize(width: 480, height: 800)
         waitForPicture(app, "RG/BW", portrait: true, "upright in a tall window")
 
