@@ -248,13 +248,20 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   // lines over than they saved. (bench --only main,uhd, one pass on every core / this: CPU
   // 0.30 / 0.28 cores at 960×540 and 0.81 / 0.73 for 2160p in the same window.)
   GstElement *first = gst_element_factory_make("videoscale", "reel-frame-scale");
+  // The size frames are made at, set while playing. Set on the appsink, a new size raced the
+  // frames already past the scaler: the elements between, asked to renegotiate with a frame of
+  // the old size, failed with not-negotiated and stopped playback (seen in the bench: 5 of 34
+  // starts of a turned clip, whose size changes as its first frame shows). The frames after
+  // this filter may be any size.
+  GstElement *size = gst_element_factory_make("capsfilter", "reel-frame-size");
+  g_object_set(size, "caps-change-mode", 1 /* GST_CAPS_FILTER_CAPS_CHANGE_MODE_DELAYED */, NULL);
   GstElement *last = gst_element_factory_make("videoconvert", "reel-frame-convert");
   // Brightness, contrast, saturation and hue on the frame at the size drawn, in the format
   // drawn (GStreamer 1.22's converter has no colour balance of its own).
   GstElement *balance = gst_element_factory_make("videobalance", "reel-frame-balance");
   GstElement *deinterlace = gst_element_factory_make("deinterlace", "reel-frame-deinterlace");
-  gst_bin_add_many(GST_BIN(bin), first, last, balance, deinterlace, NULL);
-  gst_element_link_many(first, last, balance, NULL);
+  gst_bin_add_many(GST_BIN(bin), first, size, last, balance, deinterlace, NULL);
+  gst_element_link_many(first, size, last, balance, NULL);
   // An aspect ratio chosen asks for frames of another shape: stretched, not letterboxed.
   g_object_set(first, "n-threads", 1, "add-borders", FALSE, NULL);
   // 8-bit in, 8-bit out: dithering would only add work. Chroma is taken as it is, not
@@ -276,14 +283,14 @@ GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink) {
   return bin;
 }
 
-void reel_frame_sink_set_caps(GstElement *appsink, const char *caps_string) {
+void reel_frame_sink_set_caps(GstElement *bin, const char *caps_string) {
+  // The capsfilter asks the scaler for the new size (a reconfigure upstream) and meanwhile
+  // takes frames of the old one (caps-change-mode delayed).
+  GstElement *size = gst_bin_get_by_name(GST_BIN(bin), "reel-frame-size");
   GstCaps *caps = gst_caps_from_string(caps_string);
-  g_object_set(appsink, "caps", caps, NULL);
+  g_object_set(size, "caps", caps, NULL);
   gst_caps_unref(caps);
-  // Upstream renegotiates (and the converter resizes) with the next frame.
-  GstPad *pad = gst_element_get_static_pad(appsink, "sink");
-  gst_pad_push_event(pad, gst_event_new_reconfigure());
-  gst_object_unref(pad);
+  gst_object_unref(size);
 }
 
 gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height) {

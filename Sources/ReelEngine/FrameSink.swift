@@ -35,8 +35,8 @@ public final class FrameSink: Sendable {
 
     /// The size frames are made at. Main thread.
     private struct Sizing {
-        /// The appsink's caps now.
-        var applied = FrameSink.caps
+        /// The size's caps now (the scaler's output; the format is the appsink's).
+        var applied = "video/x-raw"
         /// The size the video is drawn at, waiting to settle, and the timer that applies it.
         var pending: (width: Int32, height: Int32)?
         var timer: guint = 0
@@ -157,11 +157,11 @@ public final class FrameSink: Sendable {
     /// shape, no taller than the video: the scaler stretches them, not the drawing.
     static func caps(within width: Int32, _ height: Int32, stretchedFrom videoHeight: Int32? = nil) -> String {
         guard let videoHeight, videoHeight > 0, height > 0 else {
-            return "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)[1,\(width)],height=(int)[1,\(height)]"
+            return "video/x-raw,pixel-aspect-ratio=(fraction)1/1,width=(int)[1,\(width)],height=(int)[1,\(height)]"
         }
         let scale = min(1, Double(videoHeight) / Double(height))
         let (w, h) = (max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
-        return "\(caps),pixel-aspect-ratio=(fraction)1/1,width=(int)\(w),height=(int)\(h)"
+        return "video/x-raw,pixel-aspect-ratio=(fraction)1/1,width=(int)\(w),height=(int)\(h)"
     }
 
     @MainActor
@@ -176,7 +176,7 @@ public final class FrameSink: Sendable {
             sizing.applied = caps
             return caps
         }
-        if let caps { reel_frame_sink_set_caps(appSink.pointer, caps) }
+        if let caps { reel_frame_sink_set_caps(element.pointer, caps) }
     }
 
     /// Shows the picture as the user set it: the turn and aspect where it is drawn (at once,

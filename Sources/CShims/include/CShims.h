@@ -91,12 +91,12 @@ void reel_video_paintable_set_drawing_stalled_callback(ReelVideoPaintable *self,
 // repaint while a frame waits for it (see the .c file).
 void reel_video_paintable_set_yielding_source(ReelVideoPaintable *self, GSource *source);
 
-// The frame sink's element: a bin of videoconvertscale (multithreaded) and an appsink, returned
-// in `appsink` (owned by the bin). Caps set on the appsink pick the format and size the
-// converter makes; reel_frame_sink_set_caps changes them while playing, without upstream (the
-// decoder) having to negotiate again.
+// The frame sink's element: a bin of a scaler, the size's capsfilter, a converter and colour
+// balance, and an appsink, returned in `appsink` (owned by the bin). Caps set on the appsink pick
+// the format; reel_frame_sink_set_caps sets the size (and pixel aspect) the scaler makes, while
+// playing, without upstream (the decoder) having to negotiate again.
 GstElement *reel_frame_sink_bin_new(const char *name, GstElement **appsink);
-void reel_frame_sink_set_caps(GstElement *appsink, const char *caps);
+void reel_frame_sink_set_caps(GstElement *bin, const char *caps);
 // The display size of the video entering the bin (before any scaling); FALSE before caps.
 gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
 
