@@ -247,6 +247,7 @@ class Player:
         self.window = None
         self.clip_list = None   # several files, played one after the other
         self.speed = None       # a start at another speed
+        self.colours = False    # the colours adjusted (brightness +0.2, saturation 0.8)
 
     @property
     def files(self):
@@ -302,6 +303,10 @@ class Player:
         """(frames shown or presented, frames dropped or None, playback position s) or None."""
         return None
 
+    def adjust_colours(self):
+        """Once it plays: the colours adjusted, as a user would (a player that takes them at its
+        start, on its command line, has nothing to do here)."""
+
     def mpris_name(self, timeout=10):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -353,6 +358,40 @@ class Reel(Player):
         except GLib.Error:
             return bus.get(*debug, "FramesShown"), None, position
 
+    def action(self, name):
+        """Activates app.NAME, as a key press or the menu does (GApplication exports its actions)."""
+        self.bench.bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel", "org.gtk.Actions", "Activate",
+                            GLib.Variant("(sava{sv})", (name, [], {})))
+
+    def adjust_colours(self):
+        """Four presses of Brighter and of Less Saturation (0.05 each): brightness +0.2, saturation
+        0.8. Reel keeps a file's colours with its resume position (and saves them every 5 s), so
+        the bench plays a link of its own for these runs and starts from neutral colours."""
+        self.action("reset-colours")
+        for _ in range(4):
+            self.action("more-brightness")
+            self.action("less-saturation")
+        # Each press shows a toast (8 s); the steady state, which is measured, has none. (The
+        # short setting does not wait: its figures only show that the measurement works.)
+        if self.bench.args.short:
+            return
+        debug = ("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug")
+        deadline = time.monotonic() + 12
+        try:
+            while self.bench.bus.get(*debug, "ToastShown") and time.monotonic() < deadline:
+                time.sleep(0.1)
+        except GLib.Error:
+            pass   # builds without that property: the toast may still be up
+
+    def orientation(self):
+        """The turn Reel applies to the frames (GstVideoOrientationMethod: 3 = rotate-270), or
+        None for builds that do not say."""
+        try:
+            return self.bench.bus.get("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug",
+                                      "org.reelplayer.Reel.Debug", "PictureOrientation")
+        except GLib.Error:
+            return None
+
 
 class GtkVideo(Player):
     label = "GtkVideo"
@@ -379,6 +418,13 @@ class Mpv(Player):
             cmd.append(f"--script={MPV_MPRIS}")
         if self.speed:
             cmd.append(f"--speed={self.speed}")
+        if self.colours:
+            # The same as Reel's four presses each. --vo=x11 ignores --brightness and --saturation
+            # (mpv 0.35; seen on screen: the bars unchanged), so there it is libavfilter's eq
+            # filter on the decoded frames, the way an mpv user on that VO gets the colours
+            # changed; --vo=gpu does them in its shaders.
+            cmd += ["--vf=eq=brightness=0.2:saturation=0.8"] if self.vo == "x11" else \
+                ["--brightness=20", "--saturation=-20"]
         return cmd + self.files
 
     def ipc(self, *command):
@@ -641,6 +687,71 @@ class Bench:
                 probe.stop()
             p.stop()
 
+    # The picture runs: the 1080p clip in the 960×540 window as it is, turned by a phone's
+    # rotation tag (a copy with `rotate=90`, which GStreamer reads as image-orientation=rotate-270),
+    # with its colours adjusted, and both. As it is, it is the main run's "CPU visible 960×540".
+    PICTURE_CASES = {"plain": "", "turned": "turned: ", "colours": "colours: ", "turned+colours": "turned + colours: "}
+
+    def colour_link(self, clip):
+        """A link of the bench's own to `clip`, for the colour runs: Reel keeps a file's colours
+        with its resume position, and the plain runs must not find them."""
+        path = os.path.join(self.tmp, "colours-" + os.path.basename(clip))
+        if not os.path.lexists(path):
+            os.symlink(os.path.abspath(clip), path)
+        return path
+
+    def picture_run(self, name, case):
+        """CPU in the 960×540 window, with the player's X server (or GNOME Shell) beside it, for
+        one of PICTURE_CASES, measured as the main run's visible window: on screen, settle, window."""
+        a = self.args
+        turned, colours = case.startswith("turned"), case.endswith("colours")
+        clip = a.clip_rotated if turned else a.clip_main
+        p = self.make(name, self.colour_link(clip) if colours else clip)
+        p.colours = colours
+        # The probe knows the bars by their pure colours, which adjusted colours are not (mpv's
+        # from its first frame, Reel's from its start when the link kept them from a run
+        # before): a player with colours is seen playing over MPRIS instead, its window up.
+        probe = Probe(a.probe) if not self.shell and not colours else None
+        t0 = time.monotonic_ns()
+        p.start()
+        try:
+            if probe:
+                t = probe.wait("bars", t0, 20)
+                probe.stop()
+                probe = None
+                if t is None:
+                    raise RuntimeError(f"{p.label}: no frame on screen within 20 s")
+            p.find_window(20)
+            if colours and p.mpris_prefix and (not isinstance(p, Mpv) or os.path.exists(MPV_MPRIS)):
+                wait_playing(self.bus, p.mpris_name())
+            if colours:
+                p.adjust_colours()
+            if turned and isinstance(p, Reel):
+                # On GNOME the window is seen before the stream's tags are read.
+                deadline = time.monotonic() + 10
+                while p.orientation() == 0 and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                if p.orientation() == 0:
+                    raise RuntimeError(f"{p.label}: {os.path.basename(clip)} is not turned")
+            time.sleep(a.settle)
+            cpu, x_cpu = measure_cpu_with_x(p.pid, self.x_pid, a.window)
+            if not p.alive():
+                raise RuntimeError(f"{p.label} exited early (see {self.player_log.name})")
+            # A player that stopped on an error uses no CPU at all: that is no figure.
+            if p.mpris_prefix and (not isinstance(p, Mpv) or os.path.exists(MPV_MPRIS)):
+                status = self.bus.get(p.mpris_name(), "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player",
+                                      "PlaybackStatus")
+                if status != "Playing":
+                    raise RuntimeError(f"{p.label}: {status}, not playing, after the {case} window "
+                                       f"(see {self.player_log.name})")
+            prefix = self.PICTURE_CASES[case]
+            self.record(p.label, f"{prefix}CPU visible 960×540", cpu)
+            self.record(p.label, f"{prefix}{self.compositor} CPU meanwhile", x_cpu)
+        finally:
+            if probe:
+                probe.stop()
+            p.stop()
+
     def rate_run(self, name):
         """Speed changes while playing (MPRIS Rate 1 → 1.5 → 1 → 0.75 → 1, 2 s apart): the
         longest silence on the sink's monitor from the first sound on, and the largest step back
@@ -780,6 +891,18 @@ class Bench:
                     order.append(("uhd", name))
                 if name == "reel" or name.startswith("reel="):
                     order.append(("preview", name))
+            # The picture turned and its colours adjusted, beside the same as it is (the main run's,
+            # unless it is not taken): Reel and the peers that show the same on this desktop, mpv
+            # --vo=x11 (on GNOME, which has no X server, --vo=gpu); GtkVideo has no colours.
+            cases = list(self.PICTURE_CASES)
+            if not a.only or "main" in a.only.split(","):
+                cases.remove("plain")
+            for case in cases:
+                for name in players:
+                    if name in ("reel", "gtkvideo", "mpv-x11") or name.startswith("reel=") or \
+                            (name == "mpv-gpu" and "mpv-x11" not in players):
+                        if not (name == "gtkvideo" and case.endswith("colours")):
+                            order.append(("picture", name, case))
             # Sound only: measured on either desktop.
             for name in players:
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
@@ -788,7 +911,7 @@ class Bench:
         if a.only:
             order = [job for job in order if job[0] in a.only.split(",")]
         for i, job in enumerate(order):
-            log(f"[{i + 1}/{len(order)}] {' '.join(str(x) for x in job[:2])} {os.path.basename(job[2]) if len(job) > 2 else ''}")
+            log(f"[{i + 1}/{len(order)}] {' '.join(str(x) for x in job[:2])} {os.path.basename(str(job[2])) if len(job) > 2 else ''}")
             try:
                 if job[0] == "main":
                     self.main_run(job[1])
@@ -802,6 +925,8 @@ class Bench:
                     self.uhd_run(job[1])
                 elif job[0] == "preview":
                     self.preview_run(job[1])
+                elif job[0] == "picture":
+                    self.picture_run(job[1], job[2])
                 else:
                     self.drop_run(*job[1:])
             except Exception as e:  # one failed run is reported, the rest goes on
@@ -897,6 +1022,12 @@ class Bench:
             unmeasured = [c for c in checks if c[0] is None]
             if unmeasured:
                 print("targets not measured in this run: " + "; ".join(c[1].split(":")[0] for c in unmeasured))
+        if any(f.startswith("turned") for (_, f) in self.results):
+            print("turned: the 1080p clip with a phone's rotation tag (rotate=90, read as image-orientation=rotate-270), "
+                  "shown upright by Reel and mpv; GtkVideo (GTK 4.8) ignores the tag and shows it lying down. "
+                  "colours: brightness +0.2, saturation 0.8 (Reel: four presses each over D-Bus; mpv --vo=x11: "
+                  "--vf=eq=brightness=0.2:saturation=0.8, as that VO ignores --brightness/--saturation; --vo=gpu: "
+                  "--brightness=20 --saturation=-20); GtkVideo has no colour controls (n/a)")
         errors = [f for (label, f) in self.results if label == "errors"]
         for e in errors:
             print(f"error: {e}")
@@ -923,8 +1054,9 @@ def main():
     ap.add_argument("--seeks", type=int, help="seeks per run")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
     ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
-    ap.add_argument("--only", help="comma-separated kinds of run to take, of main, drop, uhd, preview, rate, learner, long "
-                    "(for an A/B of one change; the full bench takes them all)")
+    ap.add_argument("--only", help="comma-separated kinds of run to take, of main, drop, uhd, preview, picture, rate, "
+                    "learner, long (for an A/B of one change; the full bench takes them all; picture without main "
+                    "measures the unturned, neutral case itself)")
     a = ap.parse_args()
     if a.players is None:
         a.players = "reel,gtkvideo,mpv-gpu,audio-only" if a.desktop == "gnome" else \
@@ -936,6 +1068,7 @@ def main():
     if a.short:
         a.clip_main = os.path.join(a.media, "short-1080p30.mp4")
         a.clip_uhd = os.path.join(a.media, "short-2160p30.mp4")
+        a.clip_rotated = os.path.join(a.media, "short-1080p30-rotated.mp4")
         a.mark, a.bars_at = 30, 5.5
         a.drop_clips = [(a.clip_main, 30, "1080p30")]
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 1), default(a.window, 3), default(a.drop_window, 4), 1
@@ -944,6 +1077,7 @@ def main():
     else:
         a.clip_main = os.path.join(a.media, "h264-1080p30.mp4")
         a.clip_uhd = os.path.join(a.media, "h264-2160p30.mp4")
+        a.clip_rotated = os.path.join(a.media, "h264-1080p30-rotated.mp4")
         a.clip_long = os.path.join(a.media, "h264-480p-4min.mp4")
         a.mark, a.bars_at = 90, 30.5
         a.drop_clips = [(a.clip_main, 30, "1080p30"), (os.path.join(a.media, "vp9-720p60.webm"), 60, "720p60")]
