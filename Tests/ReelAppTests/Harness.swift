@@ -618,59 +618,6 @@ final class SharedText: @unchecked Sendable {
     var value: String { lock.withLock { text } }
 }
 
-/// Records what reaches the session's null sink (its monitor), as mono 16-bit samples.
-final class SoundRecorder {
-    static let sampleRate = 8000
-    private let process = Process()
-    /// A file, not a pipe: parec blocks on a full pipe and then cannot handle SIGTERM.
-    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("reel-rec-\(UUID().uuidString).raw")
-
-    init() throws {
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le", "--rate=\(Self.sampleRate)",
-                             "--channels=1", "--latency-msec=20"]
-        process.standardOutput = try FileHandle(forWritingTo: file)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    /// Seconds recorded so far.
-    var duration: Double {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0
-        return Double(bytes / MemoryLayout<Int16>.size) / Double(Self.sampleRate)
-    }
-
-    /// Waits until `seconds` of sound have been recorded since the recorder started: a
-    /// condition on the recording, which parec writes as it comes.
-    func waitUntilRecorded(seconds: Double, file: StaticString = #filePath, line: UInt = #line) {
-        eventually(String(format: "%.1f s of sound recorded", seconds), timeout: seconds + 10, interval: 0.02,
-                   file: file, line: line) { self.duration >= seconds }
-    }
-
-    /// Stops and returns the samples recorded.
-    func stop() -> [Int16] {
-        process.terminate()
-        process.waitUntilExit()
-        let data = (try? Data(contentsOf: file)) ?? Data()
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
-    /// RMS level of each `milliseconds` window.
-    static func levels(_ samples: [Int16], windowMilliseconds: Int = 10) -> [Double] {
-        let size = sampleRate * windowMilliseconds / 1000
-        return stride(from: 0, to: samples.count - size, by: size).map { start in
-            let window = samples[start..<(start + size)]
-            return (window.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(size)).squareRoot()
-        }
-    }
-}
-
 /// A helper program from Fixtures/ (a drag source, a session manager, a media server), stopped
 /// when the test lets go of it. `firstLine` is what it printed first (a port, say), when waited for.
 final class Fixture {

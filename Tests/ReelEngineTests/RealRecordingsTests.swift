@@ -76,9 +76,9 @@ final class RealRecordingsTests: EngineTestCase {
         let name = recording.name
         let player = PlayerHarness()
         let frames = FrameCounter(player.engine.frameSink)
-        let monitor: MonitorRecorder?
+        let monitor: SoundRecorder?
         do {
-            monitor = recording.audible ? try MonitorRecorder() : nil
+            monitor = recording.audible ? try SoundRecorder() : nil
         } catch {
             XCTFail("\(name): cannot record the null sink's monitor (\(error)); run inside meson_helpers/test-session",
                     file: file, line: line)
@@ -138,7 +138,7 @@ final class RealRecordingsTests: EngineTestCase {
         var sound = ""
         if let monitor {
             waitUntil("\(name): 2.5 s recorded", timeout: 10, file: file, line: line) { monitor.duration >= 2.5 }
-            let levels = MonitorRecorder.levels(monitor.stop())
+            let levels = SoundRecorder.levels(monitor.stop())
             let loud = levels.filter { $0 > 300 }.count
             sound = String(format: "sound in %d of %d 10 ms, loudest RMS %.0f, ", loud, levels.count, levels.max() ?? 0)
             XCTAssertGreaterThan(loud, 50, "\(name): at least half a second of sound on the null sink " +
@@ -184,55 +184,6 @@ final class RealRecordingsTests: EngineTestCase {
         if let format = player.model.media?.videoFormat {
             XCTAssertTrue((format.width, format.height) == display,
                           "\(name): media info says \(format.width)×\(format.height)", file: file, line: line)
-        }
-    }
-}
-
-/// Records what reaches the session's null sink (its monitor) as mono 16-bit samples at 8 kHz,
-/// with parec writing to a file (a full pipe would block it).
-private final class MonitorRecorder {
-    static let sampleRate = 8000
-    private let process = Process()
-    private let file = FileManager.default.temporaryDirectory
-        .appendingPathComponent("reel-real-rec-\(UUID().uuidString).raw")
-
-    init() throws {
-        guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else {
-            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "PULSE_SERVER is not set"])
-        }
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le", "--rate=\(Self.sampleRate)",
-                             "--channels=1", "--latency-msec=20"]
-        process.standardOutput = try FileHandle(forWritingTo: file)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    /// Seconds recorded so far.
-    var duration: Double {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0
-        return Double(bytes / MemoryLayout<Int16>.size) / Double(Self.sampleRate)
-    }
-
-    func stop() -> [Int16] {
-        process.terminate()
-        process.waitUntilExit()
-        let data = (try? Data(contentsOf: file)) ?? Data()
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
-    /// RMS level of each 10 ms.
-    static func levels(_ samples: [Int16]) -> [Double] {
-        let size = sampleRate / 100
-        return stride(from: 0, to: samples.count - size, by: size).map { start in
-            let window = samples[start..<(start + size)]
-            return (window.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(size)).squareRoot()
         }
     }
 }

@@ -9,6 +9,9 @@ import XCTest
 /// (audio_sink.c), measured on what reaches the session's null sink.
 @MainActor
 final class VolumeBoostTests: EngineTestCase {
+    /// The session's null sink's own rate.
+    nonisolated static let rate = 44100
+
     /// A -12 dBFS sine at 150 % is 1.5 times (3.5 dB) louder than at 100 %: no limiting there.
     func testAQuietSineAt150PercentIsOneAndAHalfTimesLouder() async throws {
         try requireLimiter()
@@ -77,10 +80,13 @@ final class VolumeBoostTests: EngineTestCase {
         player.open(name)
         player.waitForPlaying()
         waitUntil("a second in", timeout: 5) { player.model.position >= 1 }
-        let recorder = try MonitorRecorder()
-        waitUntil("2.5 s recorded", timeout: 6) { recorder.seconds >= 2.5 }
+        // The session's own format, 16-bit stereo at 44.1 kHz: nothing converted on the way.
+        let recorder = try SoundRecorder(rate: Self.rate, channels: 2)
+        waitUntil("2.5 s recorded", timeout: 6) { recorder.duration >= 2.5 }
         XCTAssertEqual(player.model.status, .playing)
-        return recorder.stop()
+        // The left channel, -1…1.
+        let samples = recorder.stop()
+        return stride(from: 0, to: samples.count - 1, by: 2).map { Double(Int16(littleEndian: samples[$0])) / 32768 }
     }
 
     /// Runs `pactl` with `arguments`; its output.
@@ -118,7 +124,7 @@ final class VolumeBoostTests: EngineTestCase {
 private struct Tone {
     let amplitude: Double, peak: Double, distortion: Double
 
-    init(_ samples: [Double], rate: Double = Double(MonitorRecorder.rate)) throws {
+    init(_ samples: [Double], rate: Double = Double(VolumeBoostTests.rate)) throws {
         // 2 s from 0.25 s in: whole cycles of 1 kHz, past where the recording began.
         let start = Int(0.25 * rate), count = Int(2 * rate)
         guard samples.count >= start + count else { throw CocoaError(.fileReadCorruptFile) }
@@ -146,43 +152,5 @@ private struct Tone {
         let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
         // A Hann window keeps half of a sine's amplitude.
         return power.squareRoot() / (n / 2) / 0.5
-    }
-}
-
-/// Records the session's null sink (its monitor) in its own format, 16-bit stereo at 44.1 kHz
-/// (meson_helpers/test-session), so nothing is converted on the way.
-private final class MonitorRecorder {
-    static let rate = 44100
-    private let process = Process()
-    /// A file, not a pipe: parec blocks on a full pipe and then cannot handle SIGTERM.
-    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("reel-boost-\(UUID().uuidString).raw")
-
-    init() throws {
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["parec", "-d", "reel_null.monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)",
-                             "--channels=2", "--latency-msec=20"]
-        process.standardOutput = try FileHandle(forWritingTo: file)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    var seconds: Double {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0
-        return Double(bytes / 4) / Double(Self.rate)
-    }
-
-    /// Stops; the left channel, -1…1.
-    func stop() -> [Double] {
-        process.terminate()
-        process.waitUntilExit()
-        let data = (try? Data(contentsOf: file)) ?? Data()
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        return stride(from: 0, to: samples.count - 1, by: 2).map { Double(Int16(littleEndian: samples[$0])) / 32768 }
     }
 }
