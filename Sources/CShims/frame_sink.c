@@ -1,5 +1,6 @@
-// The frame sink: videoscale ! videoconvert ! appsink in one bin, and the callback that hands its
-// samples to Swift.
+// The frame sink: [deinterlace, only for interlaced caps] ! videoscale ! capsfilter (the size
+// drawn) ! videoconvert ! videobalance ! appsink in one bin, and the callback that hands its
+// samples, with their stream's orientation, to Swift.
 #include "CShims.h"
 
 #include <malloc.h>
