@@ -202,7 +202,7 @@ static GstPadProbeReturn place_when_idle(GstPad *pad, GstPadProbeInfo *info, gpo
 
 void reel_frame_sink_set_deinterlace(GstElement *bin, ReelDeinterlaceMode mode) {
   Deinterlacing *d = g_object_get_data(G_OBJECT(bin), "reel-deinterlacing");
-  __atomic_store_n(&d->mode, (gint)mode, __ATOMIC_RELEASE);
+  if (__atomic_exchange_n(&d->mode, (gint)mode, __ATOMIC_ACQ_REL) == (gint)mode) return;
   gst_pad_add_probe(d->ghost, GST_PAD_PROBE_TYPE_IDLE, place_when_idle, d, NULL);
 }
 

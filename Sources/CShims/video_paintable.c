@@ -108,8 +108,13 @@ static int orientation_of(const ReelVideoPaintable *self, const Frame *frame) {
   return reel_orientation_compose(frame->orientation, self->user_orientation);
 }
 
-// The frame's size as shown: turned as its orientation says, and at the aspect ratio chosen.
+// The frame's size as shown: turned as its orientation says, and at the aspect ratio chosen;
+// 0×0 without a frame.
 static void shown_size(const ReelVideoPaintable *self, const Frame *frame, int *width, int *height) {
+  if (frame->texture == NULL) {
+    *width = *height = 0;
+    return;
+  }
   gboolean swaps = reel_orientation_swaps_sides(orientation_of(self, frame));
   *width = swaps ? frame->display_height : frame->display_width;
   *height = swaps ? frame->display_width : frame->display_height;
@@ -187,22 +192,22 @@ static void snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double widt
 
 static int intrinsic_width(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   return width;
 }
 
 static int intrinsic_height(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   return height;
 }
 
 static double intrinsic_aspect_ratio(GdkPaintable *paintable) {
   ReelVideoPaintable *self = REEL_VIDEO_PAINTABLE(paintable);
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   return height > 0 ? (double)width / height : 0;
 }
 
@@ -251,9 +256,9 @@ GdkTexture *reel_video_paintable_get_texture(ReelVideoPaintable *self) { return 
 
 // Makes `frame` (taken over, left empty) the one shown.
 static void show(ReelVideoPaintable *self, Frame *frame) {
-  int old_width = 0, old_height = 0, new_width = 0, new_height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &old_width, &old_height);
-  if (frame->texture) shown_size(self, frame, &new_width, &new_height);
+  int old_width, old_height, new_width, new_height;
+  shown_size(self, &self->frame, &old_width, &old_height);
+  shown_size(self, frame, &new_width, &new_height);
   gboolean size_changed = old_width != new_width || old_height != new_height;
   frame_clear(&self->frame);
   self->frame = *frame;
@@ -351,16 +356,16 @@ gint reel_video_paintable_get_orientation(ReelVideoPaintable *self) {
 
 // Drawn again at once, paused or not, and laid out again if the change turned or stretched it.
 static void reshow(ReelVideoPaintable *self, int old_width, int old_height) {
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   if (width != old_width || height != old_height) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
   gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
 }
 
 void reel_video_paintable_set_user_orientation(ReelVideoPaintable *self, gint orientation) {
   if (orientation == self->user_orientation) return;
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   self->user_orientation = orientation;
   reshow(self, width, height);
 }
@@ -368,8 +373,8 @@ void reel_video_paintable_set_user_orientation(ReelVideoPaintable *self, gint or
 void reel_video_paintable_set_aspect(ReelVideoPaintable *self, double aspect) {
   aspect = aspect > 0 ? aspect : 0;
   if (aspect == self->aspect) return;
-  int width = 0, height = 0;
-  if (self->frame.texture) shown_size(self, &self->frame, &width, &height);
+  int width, height;
+  shown_size(self, &self->frame, &width, &height);
   self->aspect = aspect;
   reshow(self, width, height);
 }

@@ -31,7 +31,6 @@ public final class FrameSink: Sendable {
 
     private let mailbox = Locked(Mailbox())
     private let sizing = Locked(Sizing())
-    private let deinterlacing = Locked(REEL_DEINTERLACE_AUTO)
 
     /// The size frames are made at. Main thread.
     private struct Sizing {
@@ -199,10 +198,7 @@ public final class FrameSink: Sendable {
         case .off: REEL_DEINTERLACE_OFF
         case .forced: REEL_DEINTERLACE_FORCE
         }
-        if mode != deinterlacing.withLock({ $0 }) {
-            deinterlacing.withLock { $0 = mode }
-            reel_frame_sink_set_deinterlace(element.pointer, mode)
-        }
+        reel_frame_sink_set_deinterlace(element.pointer, mode)
     }
 
     /// The user's turn as GStreamer's orientation method: quarter turns clockwise, then mirrored.

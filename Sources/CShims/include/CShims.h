@@ -102,6 +102,7 @@ gboolean reel_frame_sink_input_size(GstElement *bin, gint *width, gint *height);
 
 // Deinterlacing: automatic (interlaced caps only), off, or forced for badly flagged files.
 typedef enum { REEL_DEINTERLACE_AUTO = 0, REEL_DEINTERLACE_OFF = 1, REEL_DEINTERLACE_FORCE = 2 } ReelDeinterlaceMode;
+// A change of mode applies when the bin's input is next idle; the same mode again does nothing.
 void reel_frame_sink_set_deinterlace(GstElement *bin, ReelDeinterlaceMode mode);
 // GstPlayFlags (playbin's, not in a public header).
 enum { REEL_PLAY_FLAG_DEINTERLACE = 0x200, REEL_PLAY_FLAG_SOFT_COLORBALANCE = 0x400 };
