@@ -162,9 +162,9 @@ final class ReelApplication {
             if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
         }
         presentWindow()
-        var messages = zip(expansion.emptyFolders, expansion.emptyFoldersHadFolders).map { folder, hadFolders in
-            String(format: hadFolders ? tr("“%@” and the folders in it contain no videos or audio files.")
-                                      : tr("“%@” contains no videos or audio files."), folder)
+        var messages = expansion.emptyFolders.map { folder in
+            String(format: folder.hadFolders ? tr("“%@” and the folders in it contain no videos or audio files.")
+                                             : tr("“%@” contains no videos or audio files."), folder.name)
         }
         messages += expansion.unreadable.map { String(format: tr("The folder “%@” could not be read; it was skipped."), $0) }
         messages += expansion.loops.map { String(format: tr("“%@” leads back to a folder already opened; it was skipped."), $0) }

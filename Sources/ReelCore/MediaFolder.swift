@@ -10,12 +10,21 @@ public enum MediaFolder {
         "mts", "oga", "ogg", "ogv", "opus", "ts", "wav", "webm", "wma", "wmv",
     ]
 
+    public struct EmptyFolder: Equatable, Sendable {
+        public var name: String
+        /// Whether folders inside it were looked in too.
+        public var hadFolders: Bool
+
+        public init(name: String, hadFolders: Bool) {
+            self.name = name
+            self.hadFolders = hadFolders
+        }
+    }
+
     public struct Expansion: Equatable, Sendable {
         public var uris: [String] = []
-        /// Folders opened that held nothing Reel plays: their names, and whether folders inside
-        /// them were looked in too.
-        public var emptyFolders: [String] = []
-        public var emptyFoldersHadFolders: [Bool] = []
+        /// Folders opened that held nothing Reel plays.
+        public var emptyFolders: [EmptyFolder] = []
         /// Folders that could not be read, and links back to a folder already listed (a loop):
         /// skipped, each named once.
         public var unreadable: [String] = []
@@ -34,10 +43,7 @@ public enum MediaFolder {
             }
             var hadFolders = false
             let files = mediaFiles(in: url, recursive: recursive, visited: &visited, into: &result, hadFolders: &hadFolders)
-            if files.isEmpty {
-                result.emptyFolders.append(url.lastPathComponent)
-                result.emptyFoldersHadFolders.append(hadFolders)
-            }
+            if files.isEmpty { result.emptyFolders.append(EmptyFolder(name: url.lastPathComponent, hadFolders: hadFolders)) }
             result.uris += files.map(\.absoluteString)
         }
         return result

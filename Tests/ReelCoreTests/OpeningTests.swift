@@ -49,7 +49,7 @@ final class OpeningTests: XCTestCase {
         let empty = folder.appendingPathComponent("sub.mkv")
         let expansion = MediaFolder.expand([folder.absoluteString, "https://example.com/x.mp4", empty.absoluteString])
         XCTAssertEqual(expansion.uris.map { URL(string: $0)!.lastPathComponent }, ["a.mp3", "b 9.webm", "b 10.MKV", "x.mp4"])
-        XCTAssertEqual(expansion.emptyFolders, ["sub.mkv"], "a folder named like a video is still a folder")
+        XCTAssertEqual(expansion.emptyFolders.map(\.name), ["sub.mkv"], "a folder named like a video is still a folder")
     }
 }
 
@@ -80,15 +80,15 @@ final class MediaFolderTreeTests: XCTestCase {
         XCTAssertEqual(flat.uris.map { URL(string: $0)!.lastPathComponent }, ["top 1.mp4"], "recursion off: the folder's own files")
 
         let onlyFolders = MediaFolder.expand([root.appendingPathComponent("Artist B").absoluteString], recursive: false)
-        XCTAssertEqual(onlyFolders.emptyFolders, ["Artist B"])
-        XCTAssertEqual(onlyFolders.emptyFoldersHadFolders, [false], "not looked into: the message says the folder alone")
+        XCTAssertEqual(onlyFolders.emptyFolders, [.init(name: "Artist B", hadFolders: false)],
+                       "not looked into: the message says the folder alone")
         let nothing = MediaFolder.expand([root.appendingPathComponent("Artist a/Empty").deletingLastPathComponent()
             .appendingPathComponent("Empty").absoluteString])
-        XCTAssertEqual(nothing.emptyFolders, ["Empty"])
+        XCTAssertEqual(nothing.emptyFolders.map(\.name), ["Empty"])
         let emptyTree = root.appendingPathComponent("empty tree/inner/deeper")
         try FileManager.default.createDirectory(at: emptyTree, withIntermediateDirectories: true)
         let searched = MediaFolder.expand([root.appendingPathComponent("empty tree").absoluteString])
-        XCTAssertEqual(searched.emptyFolders, ["empty tree"])
-        XCTAssertEqual(searched.emptyFoldersHadFolders, [true], "its folders were looked in too, and the message says so")
+        XCTAssertEqual(searched.emptyFolders, [.init(name: "empty tree", hadFolders: true)],
+                       "its folders were looked in too, and the message says so")
     }
 }
