@@ -91,4 +91,33 @@ final class MediaFolderTreeTests: XCTestCase {
         XCTAssertEqual(searched.emptyFolders, [.init(name: "empty tree", hadFolders: true)],
                        "its folders were looked in too, and the message says so")
     }
+
+    func testFileURIsAreEscapedAsFoundationEscapesThem() {
+        for path in ["/music/A b/01 – Ünïcode #1?.mp3", "/x/100% & more;=@:!$'()*+,~.ogg", "/tab\there/日本語.flac", "/plain/a.mp4"] {
+            XCTAssertEqual(MediaFolder.fileURI(path), URL(fileURLWithPath: path).absoluteString, path)
+            XCTAssertEqual(URL(string: MediaFolder.fileURI(path))?.path, path, "the URI names the file again")
+        }
+    }
+
+    func testNaturalOrderComparesNumbersAsNumbersAndIgnoresCase() {
+        let names = ["track 10.mp3", "Track 2.mp3", "track 02b.mp3", "track 1.mp3", "b.mp3", "A.mp3", "a.mp3", "track 007.mp3",
+                     "track 99999999999999999999.mp3", "track 100000000000000000000.mp3", "é.mp3", "z.mp3"]
+        XCTAssertEqual(names.sorted(by: MediaFolder.naturalOrder),
+                       ["A.mp3", "a.mp3", "b.mp3", "track 1.mp3", "Track 2.mp3", "track 02b.mp3", "track 007.mp3", "track 10.mp3",
+                        "track 99999999999999999999.mp3", "track 100000000000000000000.mp3", "z.mp3", "é.mp3"])
+    }
+
+    func testAListingHandsOnTheFirstFileAloneThenBatches() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for n in 1...25 { XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("\(n).ogg").path, contents: Data())) }
+        var batches: [[String]] = []
+        let problems = MediaFolder.walk(["https://example.com/first.mp4", folder.absoluteString], recursive: true, batchSize: 10) {
+            batches.append($0)
+        }
+        XCTAssertEqual(problems, MediaFolder.Problems())
+        XCTAssertEqual(batches.map(\.count), [1, 10, 10, 5], "the first item alone, then full batches, then the rest")
+        XCTAssertEqual(batches.joined().map { URL(string: $0)!.lastPathComponent }, ["first.mp4"] + (1...25).map { "\($0).ogg" })
+    }
 }
