@@ -25,6 +25,8 @@ final class ReelApplication {
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
     var openDialogs: [String: Widget] = [:]
+    /// The keys each action was given: those a text field types are set aside while one has the keyboard.
+    var accels: [String: [String]] = [:]
     var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
     var isNightModeAvailable: Bool { player?.engine.isNightModeAvailable ?? false }
 
@@ -135,39 +137,61 @@ final class ReelApplication {
         // it plays holds the reported position for the sound sink's latency); and again once it
         // has started, so that the command line wins over what was remembered for that file.
         options.apply(to: model)
+        let started: @MainActor () -> Void = {
+            options.apply(to: model)
+            if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
+        }
         if uris.isEmpty {
             presentWindow()
             restoreQueue()
+            started()
         } else {
-            open(uris, enqueue: options.enqueue)
+            open(uris, enqueue: options.enqueue, started: started)
         }
-        options.apply(to: model)
-        if let loop = options.abLoop, let end = loop.end { model.setABLoop(start: loop.start, end: end) }
         return 0
     }
 
     /// Puts back the queue of the last run, paused where it was, when this run has nothing yet.
     private func restoreQueue() {
-        guard let saved = savedQueue?.contents else { return }
-        player?.model.restore(saved.uris, current: saved.current)
+        savedQueue?.whenLoaded { [weak self] saved in
+            guard let saved else { return }
+            self?.player?.model.restore(saved.uris, current: saved.current)
+        }
     }
 
-    /// Plays (or queues) what the user opened, wherever from (folders become their media files),
-    /// and shows the window. The item starts loading before a first window is built, so that
-    /// its first frame is ready about when the window is.
-    func open(_ uris: [String], enqueue: Bool = false) {
+    /// Plays (or queues) what the user opened, wherever from, and shows the window; `started`
+    /// runs once its first item is loading. The item starts loading before a first window is
+    /// built, so that its first frame is ready about when the window is. Folders become their
+    /// media files, listed off the main thread: the first plays as soon as it is found and the
+    /// rest of the library fills in behind it.
+    func open(_ uris: [String], enqueue: Bool = false, started: @escaping @MainActor () -> Void = {}) {
         guard let model = player?.model else { return }
-        let expansion = MediaFolder.expand(uris, recursive: settings?.recurseFolders ?? true)
-        if !expansion.uris.isEmpty {
-            if enqueue { model.enqueue(expansion.uris) } else { model.open(expansion.uris) }
+        guard uris.contains(where: MediaFolder.isFolder) else {
+            if enqueue { model.enqueue(uris) } else { model.open(uris) }
+            presentWindow()
+            return started()
         }
+        // The listing's items stay together, in order, whatever else is queued meanwhile.
+        var last: Int?
+        MediaFolder.listInBackground(uris, recursive: settings?.recurseFolders ?? true, found: { batch in
+            if let previous = last {
+                last = model.add(batch, after: previous).last?.id
+            } else {
+                last = (enqueue ? model.enqueue(batch) : model.open(batch)).last?.id
+                started()
+            }
+        }, done: { [weak self] problems in self?.report(problems) })
         presentWindow()
-        var messages = expansion.emptyFolders.map { folder in
+    }
+
+    /// What a folder listing skipped, in words: in the log, and the first in a toast.
+    private func report(_ problems: MediaFolder.Problems) {
+        var messages = problems.emptyFolders.map { folder in
             String(format: folder.hadFolders ? tr("“%@” and the folders in it contain no videos or audio files.")
                                              : tr("“%@” contains no videos or audio files."), folder.name)
         }
-        messages += expansion.unreadable.map { String(format: tr("The folder “%@” could not be read; it was skipped."), $0) }
-        messages += expansion.loops.map { String(format: tr("“%@” leads back to a folder already opened; it was skipped."), $0) }
+        messages += problems.unreadable.map { String(format: tr("The folder “%@” could not be read; it was skipped."), $0) }
+        messages += problems.loops.map { String(format: tr("“%@” leads back to a folder already opened; it was skipped."), $0) }
         for message in messages { Log.warning(message) }
         // One toast at a time: the first says it, the log has them all.
         if let first = messages.first { window?.showToast(messages.count == 1 ? first : "\(first) (+\(messages.count - 1))") }
@@ -194,8 +218,7 @@ final class ReelApplication {
         let model = PlayerModel(engine: engine, scheduler: GLibScheduler(), resumePositions: resumePositions)
         player = (engine, model)
         let savedQueue = SavedQueue(file: .named("queue.json"))
-        if let problem = savedQueue.problem { Log.warning(problem) }
-        savedQueue.onWriteFailure = { Log.warning($0) }
+        savedQueue.onProblem = { Log.warning($0) }
         self.savedQueue = savedQueue
         model.setRate(settings.rate)
         model.setVolume(settings.volume)

@@ -20,6 +20,8 @@ public struct PlaybackQueue: Sendable, Equatable {
 
     public var current: QueueItem? { currentIndex.map { items[$0] } }
 
+    public func item(id: Int) -> QueueItem? { items.first { $0.id == id } }
+
     /// Appends entries for `uris` (after the item with id `afterID`, or at the end), returning them.
     @discardableResult
     public mutating func insert(_ uris: [String], after afterID: Int? = nil, atStart: Bool = false) -> [QueueItem] {
@@ -34,9 +36,10 @@ public struct PlaybackQueue: Sendable, Equatable {
         items.insert(contentsOf: added, at: position)
         currentIndex = currentID.flatMap { id in items.firstIndex { $0.id == id } }
         if shuffle {
-            // New items go somewhere after the current one, so they still play in this round.
+            // New items go somewhere after the current one, so they still play in this round:
+            // the rest of the round is dealt again with them in it (one pass, however many).
             let start = currentID.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
-            for item in added { order.insert(item.id, at: Int.random(in: start...order.count)) }
+            order = Array(order[..<start]) + (order[start...] + added.map(\.id)).shuffled()
         } else {
             order = items.map(\.id)
         }

@@ -1,17 +1,30 @@
 /// Opening items and editing the queue, and the sequence settings that say how it plays.
 extension PlayerModel {
     /// Queues `uris` and plays the first of them at once.
-    public func open(_ uris: [String]) {
+    @discardableResult
+    public func open(_ uris: [String]) -> [QueueItem] {
         let added = queue.append(uris)
         notify(.queue)
         if let first = added.first { start(first) }
+        return added
     }
 
     /// Queues `uris`; starts the first only when nothing is loaded.
-    public func enqueue(_ uris: [String]) {
+    @discardableResult
+    public func enqueue(_ uris: [String]) -> [QueueItem] {
         let added = queue.append(uris)
         notify(.queue)
         if currentItem == nil, let first = added.first { start(first) }
+        return added
+    }
+
+    /// Queues `uris` after the item `afterID` (at the end once it is gone) and starts nothing:
+    /// the rest of a folder, listed while its first file plays.
+    @discardableResult
+    public func add(_ uris: [String], after afterID: Int) -> [QueueItem] {
+        let added = queue.insert(uris, after: afterID)
+        notify(.queue)
+        return added
     }
 
     /// Puts back a queue saved by an earlier run: its current item is loaded paused (where it
@@ -24,7 +37,7 @@ extension PlayerModel {
     }
 
     public func playItem(id: Int) {
-        guard let item = queue.items.first(where: { $0.id == id }) else { return }
+        guard let item = queue.item(id: id) else { return }
         start(item)
     }
 

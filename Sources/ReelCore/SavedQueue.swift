@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
 
 /// The queue as the user left it, so Reel started again without files picks up where it
-/// stopped: `$XDG_STATE_HOME/reel/queue.json`, rewritten atomically whenever the queue or its
-/// current item changes (a `kill -9` loses nothing the file had). The writes, each ending in an
-/// fsync, happen in order on a queue of their own: item changes every second or two must not
-/// wait on the disk. A file that cannot be read is set aside with a warning, never fatal.
+/// stopped: `$XDG_STATE_HOME/reel/queue.json`, rewritten atomically after the queue or its
+/// current item changes (a `kill -9` loses nothing the file had). Reading and writing happen on
+/// a queue of their own, so that neither start-up nor a command waits on a library of 100,000
+/// items; changes that come while a write is waiting are written together, once. A file that
+/// cannot be read is set aside with a warning, never fatal.
 @MainActor
 public final class SavedQueue {
     public struct Contents: Codable, Equatable, Sendable {
@@ -18,54 +20,93 @@ public final class SavedQueue {
         }
     }
 
-    /// The most a saved queue keeps: a queue of thousands is a folder opened, not a list kept.
-    static let capacity = 10_000
+    /// The most a saved queue keeps, against a damaged file of absurd size.
+    nonisolated static let capacity = 1_000_000
+    /// How long a change waits for others to be written with it.
+    nonisolated static let coalescing: DispatchTimeInterval = .milliseconds(250)
 
     private let file: StateFile
     private let writer = DispatchQueue(label: "org.reelplayer.Reel.saved-queue")
-    /// What was saved last run (nil when nothing was, or it could not be read), then what was
-    /// last handed to the writer.
-    public private(set) var contents: Contents?
-    /// What went wrong reading the file at start-up, for the log.
-    public private(set) var problem: String?
-    /// Called (on the writer's queue) when a write fails.
-    public var onWriteFailure: (@Sendable (String) -> Void)?
+    /// The newest queue not yet written (the writer takes it), and whether a write is coming.
+    private let pending = Mutex<(queue: PlaybackQueue?, scheduled: Bool)>((nil, false))
+    /// What was read at start-up, once it has been; and who waits for it.
+    private var loaded: Contents??
+    private var waiting: [@MainActor (Contents?) -> Void] = []
+    /// What was last written or read (the writer's own).
+    nonisolated(unsafe) private var written: Contents?
+    /// Told, on the main thread, what went wrong reading or writing the file.
+    public var onProblem: (@MainActor (String) -> Void)?
 
+    /// Starts reading the file on the writer's queue.
     public init(file: StateFile) {
         self.file = file
-        guard let data = file.read() else { return }
-        do {
-            var loaded = try JSONDecoder().decode(Contents.self, from: data)
-            loaded.uris = Array(loaded.uris.prefix(Self.capacity))
-            if let current = loaded.current, !loaded.uris.indices.contains(current) { loaded.current = nil }
-            contents = loaded
-        } catch {
-            let movedTo = file.setAside()
-            problem = "the saved queue in \(file.path) could not be read and was set aside"
-                + (movedTo.map { " as \($0)" } ?? "") + ": \(error)"
+        writer.async { [self] in
+            let (contents, problem) = Self.read(file)
+            written = contents
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.finishLoading(contents, problem: problem) } }
         }
     }
 
-    /// Keeps `queue` for the next run; nothing is written when it has not changed.
-    public func save(_ queue: PlaybackQueue) {
-        let uris = Array(queue.items.prefix(Self.capacity).map(\.uri))
-        let current = queue.currentIndex.flatMap { $0 < uris.count ? $0 : nil }
-        let new = Contents(uris: uris, current: current)
-        guard new != contents, let data = try? JSONEncoder().encode(new) else { return }
-        contents = new
-        let file = self.file, onWriteFailure = self.onWriteFailure
-        writer.async {
-            do {
-                try file.write(data)
-            } catch {
-                // Losing the saved queue is not worth interrupting playback for.
-                onWriteFailure?("the queue could not be saved to \(file.path): \(error)")
-            }
+    /// The queue saved by the last run (nil when there is none), handed over once it is read.
+    public func whenLoaded(_ body: @escaping @MainActor (Contents?) -> Void) {
+        if let loaded { body(loaded) } else { waiting.append(body) }
+    }
+
+    private func finishLoading(_ contents: Contents?, problem: String?) {
+        if let problem { onProblem?(problem) }
+        loaded = .some(contents)
+        let waiting = self.waiting
+        self.waiting = []
+        for body in waiting { body(contents) }
+    }
+
+    /// Reads a saved queue; a file that cannot be read is set aside, and the problem said.
+    public nonisolated static func read(_ file: StateFile) -> (contents: Contents?, problem: String?) {
+        guard let data = file.read() else { return (nil, nil) }
+        do {
+            var contents = try JSONDecoder().decode(Contents.self, from: data)
+            contents.uris = Array(contents.uris.prefix(capacity))
+            if let current = contents.current, !contents.uris.indices.contains(current) { contents.current = nil }
+            return (contents, nil)
+        } catch {
+            let movedTo = file.setAside()
+            return (nil, "the saved queue in \(file.path) could not be read and was set aside"
+                + (movedTo.map { " as \($0)" } ?? "") + ": \(error)")
         }
+    }
+
+    /// Keeps `queue` for the next run. The queue is a value: handing it over copies nothing.
+    public func save(_ queue: PlaybackQueue) {
+        let schedule = pending.withLock { pending in
+            pending.queue = queue
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        guard schedule else { return }
+        writer.asyncAfter(deadline: .now() + Self.coalescing) { [self] in writePending() }
     }
 
     /// Returns once every save asked for so far is on disk.
     public func waitUntilWritten() {
-        writer.sync {}
+        writer.sync { writePending() }
+    }
+
+    /// On the writer's queue: the newest queue, unless it is what the file already has.
+    private nonisolated func writePending() {
+        guard let queue = pending.withLock({ pending in
+            defer { pending = (nil, false) }
+            return pending.queue
+        }) else { return }
+        let uris = Array(queue.items.prefix(Self.capacity).map(\.uri))
+        let contents = Contents(uris: uris, current: queue.currentIndex.flatMap { $0 < uris.count ? $0 : nil })
+        guard contents != written, let data = try? JSONEncoder().encode(contents) else { return }
+        do {
+            try file.write(data)
+            written = contents
+        } catch {
+            // Losing the saved queue is not worth interrupting playback for.
+            let message = "the queue could not be saved to \(file.path): \(error)"
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.onProblem?(message) } }
+        }
     }
 }
