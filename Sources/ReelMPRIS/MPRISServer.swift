@@ -49,7 +49,7 @@ public final class MPRISServer: DBusObjectHandler {
         self.artwork = artwork
         object = try DBusObject(connection: connection, path: MPRISInterfaces.objectPath,
                                 introspectionXML: MPRISInterfaces.xml, handler: self)
-        sent = (playerProperties(), rootProperties(), model.queue.items.map(\.id))
+        sent = (playerProperties(), rootProperties(), trackWindow.map(\.id))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
         ownName(Self.busName, fallback: true)
     }
@@ -91,9 +91,12 @@ public final class MPRISServer: DBusObjectHandler {
             return  // read on demand, never pushed
         case .seeked(let position):
             object?.emitSignal(interface: MPRISInterfaces.player, name: "Seeked", [.int64(Self.micro(position))])
-        case .media, .item:
+        case .media:
             scheduleFrameGrab()
         case .queue:
+            publishTrackListChanges()
+        case .item:
+            scheduleFrameGrab()
             publishTrackListChanges()
         default:
             break
@@ -112,21 +115,38 @@ public final class MPRISServer: DBusObjectHandler {
         object?.emitPropertiesChanged(interface: MPRISInterfaces.root, rootChanged)
     }
 
+    /// The tracks clients see: the queue around its current item, 51 items at most.
+    /// The specification lets a player show a part of a long list; a library of 100,000 would
+    /// otherwise cost every client (GNOME Shell, playerctl) the whole list at each change.
+    static let trackWindowSize = (before: 10, after: 40)
+    /// The most tracks added and removed that are told one by one rather than as a new list.
+    static let trackChangesTold = 10
+
+    private var trackWindow: ArraySlice<QueueItem> {
+        let items = model.queue.items, length = Self.trackWindowSize.before + 1 + Self.trackWindowSize.after
+        let current = model.queue.currentIndex ?? 0
+        let start = max(0, min(current - Self.trackWindowSize.before, items.count - length))
+        return items[start..<min(items.count, start + length)]
+    }
+
+    /// What changed in the window, as clients can best follow it: a few tracks removed or added
+    /// (an edit, the next track coming into view) one by one; anything else (the window moved
+    /// far, the order changed) as the whole new window, once.
     private func publishTrackListChanges() {
-        let ids = model.queue.items.map(\.id)
+        let window = trackWindow
+        let ids = window.map(\.id)
         defer { sent.trackIDs = ids }
         guard ids != sent.trackIDs else { return }
         let old = Set(sent.trackIDs), new = Set(ids)
-        if new.isSuperset(of: old), ids.filter(old.contains) == sent.trackIDs {
+        let removed = sent.trackIDs.filter { !new.contains($0) }, addedCount = ids.count - (old.count - removed.count)
+        if sent.trackIDs.filter(new.contains) == ids.filter(old.contains), removed.count + addedCount <= Self.trackChangesTold {
+            for id in removed {
+                object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackRemoved", [.objectPath(Self.trackPath(id))])
+            }
             for (index, id) in ids.enumerated() where !old.contains(id) {
                 let after = index == 0 ? MPRISInterfaces.noTrack : Self.trackPath(ids[index - 1])
-                let item = model.queue.items[index]
                 object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackAdded",
-                                   [.dictionary(metadata(for: item)), .objectPath(after)])
-            }
-        } else if old.isSuperset(of: new), sent.trackIDs.filter(new.contains) == ids {
-            for id in sent.trackIDs where !new.contains(id) {
-                object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackRemoved", [.objectPath(Self.trackPath(id))])
+                                   [.dictionary(metadata(for: window[window.startIndex + index])), .objectPath(after)])
             }
         } else {
             object?.emitSignal(interface: MPRISInterfaces.trackList, name: "TrackListReplaced",
@@ -276,7 +296,7 @@ public final class MPRISServer: DBusObjectHandler {
             model.open([uri])
         case (MPRISInterfaces.trackList, "GetTracksMetadata"):
             let requested = GVariantReader.strings(parameters, 0)
-            let items = requested.compactMap { path in model.queue.items.first { Self.trackPath($0.id) == path } }
+            let items = requested.compactMap(item(forTrack:))
             return [.dictionaries(items.map { metadata(for: $0) })]
         case (MPRISInterfaces.trackList, "AddTrack"):
             let uri = GVariantReader.string(parameters, 0)
@@ -313,7 +333,7 @@ public final class MPRISServer: DBusObjectHandler {
             if name == "CanControl" { return .bool(true) }
             return playerProperties()[name]
         case MPRISInterfaces.trackList:
-            if name == "Tracks" { return .objectPaths(model.queue.items.map { Self.trackPath($0.id) }) }
+            if name == "Tracks" { return .objectPaths(trackWindow.map { Self.trackPath($0.id) }) }
             if name == "CanEditTracks" { return .bool(true) }
             return nil
         default:
@@ -354,7 +374,10 @@ public final class MPRISServer: DBusObjectHandler {
     }
 
     private func item(forTrack path: String) -> QueueItem? {
-        model.queue.items.first { Self.trackPath($0.id) == path }
+        guard path.hasPrefix(MPRISInterfaces.trackPathPrefix), let id = Int(path.dropFirst(MPRISInterfaces.trackPathPrefix.count)) else {
+            return nil
+        }
+        return model.queue.item(id: id)
     }
 }
 

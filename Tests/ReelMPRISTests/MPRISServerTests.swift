@@ -142,4 +142,39 @@ final class MPRISServerTests: XCTestCase {
         let tracks = client.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList")
         XCTAssertEqual(tracks.components(separatedBy: "/org/reelplayer/Reel/Track/").count - 1, 3, tracks)
     }
+
+    /// A library's worth: clients see the 10 tracks before the current one and the 40 after;
+    /// a change outside that window tells them nothing, moving on tells them the new window once.
+    func testALongQueueShowsAWindowRoundTheCurrentTrack() async {
+        let uris = (1...1000).map { "file:///music/track\($0).ogg" }
+        model.open(uris)
+        func tracks() -> [Int] {
+            client.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList")
+                .components(separatedBy: "/org/reelplayer/Reel/Track/").dropFirst()
+                .compactMap { Int($0.prefix { $0.isNumber }) }
+        }
+        let ids = model.queue.items.map(\.id)
+        XCTAssertEqual(tracks(), Array(ids[0..<51]), "from the start: the first 51")
+        client.clearSignals()
+        model.playItem(id: ids[500])
+        eventually("the window moved") { tracks() == Array(ids[490...540]) }
+        XCTAssertEqual(client.signals.filter { $0.hasPrefix("org.mpris.MediaPlayer2.TrackList.TrackListReplaced") }.count, 1,
+                       "one TrackListReplaced for the move")
+        client.clearSignals()
+        model.enqueue(["file:///music/beyond.ogg"])
+        model.removeItem(id: ids[10])
+        model.playItem(id: ids[500])
+        _ = client.call("org.freedesktop.DBus.Peer", "Ping")
+        XCTAssertFalse(client.signals.contains { $0.hasPrefix("org.mpris.MediaPlayer2.TrackList.") },
+                       "changes outside the window are not told: \(client.signals)")
+        _ = model.insert(["file:///music/inside.ogg"], after: ids[505])
+        eventually("an item added inside the window is told, and the one it pushed out") {
+            client.signals.contains { $0.hasPrefix("org.mpris.MediaPlayer2.TrackList.TrackAdded") }
+                && client.signals.contains { $0.hasPrefix("org.mpris.MediaPlayer2.TrackList.TrackRemoved") }
+        }
+        XCTAssertFalse(client.signals.contains { $0.hasPrefix("org.mpris.MediaPlayer2.TrackList.TrackListReplaced") })
+        let metadata = client.call("org.mpris.MediaPlayer2.TrackList", "GetTracksMetadata",
+                                    "([objectpath '/org/reelplayer/Reel/Track/\(ids[999])'],)")
+        XCTAssertTrue((try? metadata.get())?.contains("track1000.ogg") ?? false, "any track's metadata, in the window or not")
+    }
 }
