@@ -12,6 +12,9 @@ extension PlayerWindow: DiagnosableWindow {
     var errorPage: Widget { stage.videoView.errorPage }
     var videoPicture: Widget { stage.videoView.picture }
     var queueRowTitles: [String] { queuePanel.rowTitles }
+    var queueRowsMade: Int { queuePanel.rowCount }
+    var queueFilterDuration: Double { queuePanel.lastFilterDuration }
+    var queueURIs: [String] { model.queue.items.map(\.uri) }
     var transcriptLines: [String] { side.transcript.shownLines }
     var transcriptHighlight: String? { side.transcript.highlightedLine }
     var secondSubtitleShown: String { stage.secondSubtitleShown }

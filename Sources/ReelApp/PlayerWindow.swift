@@ -11,7 +11,7 @@ import ReelGLib
 @MainActor
 final class PlayerWindow {
     let window: Widget
-    private let model: PlayerModel
+    let model: PlayerModel
     private(set) var lastToast: String?
     private let header: (bar: Widget, title: Widget, menu: MainMenu)
     let toasts: Toasts
@@ -68,6 +68,11 @@ final class PlayerWindow {
             // Fullscreen is the video alone: no header bar; the controls come and go as usual.
             if let self { gtk_widget_set_visible(self.header.bar, self.isFullscreen ? 0 : 1) }
             application?.windowStateChanged()
+        }
+        connectMainSignal(window, "notify::focus-widget") { [weak self, weak application] _ in
+            guard let self else { return }
+            let focus = gtk_window_get_focus(gcast(self.window))
+            application?.setTyping(focus.map { g_type_check_instance_is_a(gcast($0), gtk_editable_get_type()) != 0 } ?? false)
         }
         // A folded queue also closes by a click beside it: the action's state follows the flap.
         connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self, weak application] _ in
@@ -176,8 +181,9 @@ final class PlayerWindow {
 
     func setQueueShown(_ shown: Bool) { setSidePanel(.queue, shown: shown) }
 
-    /// Ctrl+F: the transcript, its search field focused.
-    func findInTranscript() {
+    /// Ctrl+F: the search field of the queue, while it is shown; otherwise of the transcript.
+    func find() {
+        if isQueueShown { return side.queue.focusSearch() }
         setSidePanel(.transcript, shown: true)
         gtk_widget_grab_focus(side.transcript.search)
     }

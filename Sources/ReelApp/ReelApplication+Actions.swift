@@ -123,7 +123,7 @@ extension ReelApplication {
             guard let window = self?.window else { return }
             window.setSidePanel(.transcript, shown: !window.isTranscriptShown)
         }
-        add("find-in-transcript", accels: ["<Control>f"]) { [weak self] _ in self?.window?.findInTranscript() }
+        add("find", accels: ["<Control>f"]) { [weak self] _ in self?.window?.find() }
     }
 
     /// Moving by chapter; `chapter` is stateful so the chapters menu shows the one playing.
@@ -195,8 +195,24 @@ extension ReelApplication {
         g_action_map_add_action(OpaquePointer(app), action)
         g_object_unref(UnsafeMutableRawPointer(action))
         if !accels.isEmpty {
+            self.accels["app.\(name)"] = accels
             withCStringArray(accels) { gtk_application_set_accels_for_action(gcast(app), "app.\(name)", $0) }
         }
         return action
+    }
+
+    /// While a text field (a search) has the keyboard, keys it types are its own: GTK hands
+    /// application accelerators a key before the focused widget, so Space, L or P would play,
+    /// skip or go back instead of being typed. Keys with Ctrl or Alt, and F-keys, stay.
+    func setTyping(_ typing: Bool) {
+        for (action, keys) in accels {
+            let kept = typing ? keys.filter(Self.isNotTyped) : keys
+            withCStringArray(kept) { gtk_application_set_accels_for_action(gcast(app), action, $0) }
+        }
+    }
+
+    private static func isNotTyped(_ accel: String) -> Bool {
+        accel.contains("<Control>") || accel.contains("<Primary>") || accel.contains("<Alt>") || accel.hasPrefix("Audio")
+            || (accel.first == "F" && accel.dropFirst().allSatisfy(\.isNumber) && accel.count > 1)
     }
 }

@@ -42,7 +42,7 @@ enum ShortcutsWindow {
         ]),
         (tr("Subtitles"), [
             ("t", tr("Show the transcript")),
-            ("<Control>f", tr("Search the transcript")),
+            ("<Control>f", tr("Search the queue or the transcript")),
         ]),
         (tr("Queue"), [
             ("n", tr("Next item")),

@@ -45,6 +45,9 @@ final class DebugInterface: DBusObjectHandler {
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
+      <property name="QueueRowsMade" type="t" access="read"/>
+      <property name="QueueFilterMilliseconds" type="d" access="read"/>
+      <property name="QueueURIs" type="as" access="read"/>
       <property name="ShortcutTitles" type="as" access="read"/>
       <property name="TranscriptShown" type="b" access="read"/>
       <property name="TranscriptLines" type="as" access="read"/>
@@ -126,6 +129,9 @@ final class DebugInterface: DBusObjectHandler {
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])
+        case "QueueRowsMade": return .uint64(UInt64(window()?.queueRowsMade ?? 0))
+        case "QueueFilterMilliseconds": return .double((window()?.queueFilterDuration ?? 0) * 1000)
+        case "QueueURIs": return .strings(window()?.queueURIs ?? [])
         case "ShortcutTitles": return .strings(window()?.shortcutTitles ?? [])
         case "TranscriptShown": return .bool(window()?.isTranscriptShown ?? false)
         case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])

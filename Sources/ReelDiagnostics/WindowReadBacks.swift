@@ -23,8 +23,14 @@ public protocol DiagnosableWindow: AnyObject {
     /// The picture's widget: the whole video area, the picture letterboxed (or cropped) in it.
     var videoPicture: DiagnosedWidget { get }
     var isQueueShown: Bool { get }
-    /// The queue panel's rows as they read.
+    /// The queue panel's rows as they read (those that exist: the ones on screen).
     var queueRowTitles: [String] { get }
+    /// How many rows the queue panel has made (GTK recycles them as the list scrolls).
+    var queueRowsMade: Int { get }
+    /// How long the queue panel's search took to go through the queue, last time (seconds).
+    var queueFilterDuration: Double { get }
+    /// The whole queue, in order.
+    var queueURIs: [String] { get }
     var isTranscriptShown: Bool { get }
     /// The transcript's lines as shown (after its search), and the one highlighted.
     var transcriptLines: [String] { get }

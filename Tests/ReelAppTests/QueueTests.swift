@@ -69,13 +69,13 @@ final class QueueTests: XCTestCase {
         app.key("F9")
         eventually("the panel shown") { panelShown() }
         XCTAssertNotNil(app.screenshot("queue-panel"))
-        // Rows are 38 px apart from y = 147 in the 960×600 window (Adwaita's navigation-sidebar,
-        // below the side panel's Queue/Transcript switcher).
-        app.click(x: 0.77, y: 261.0 / 600)
+        // Rows are 38 px apart from y = 187 in the 960×600 window (Adwaita's navigation-sidebar,
+        // below the side panel's Queue/Transcript switcher and the queue's search field).
+        app.click(x: 0.77, y: 301.0 / 600)
         app.waitForPlaying("short-4")
         let tracks = { (try? app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList"))?.strings?.count ?? 0 }
         XCTAssertEqual(tracks(), 6)
-        app.click(x: 924.0 / 960, y: 147.0 / 600)  // short-1's remove button
+        app.click(x: 924.0 / 960, y: 187.0 / 600)  // short-1's remove button
         eventually("short-1 removed") { tracks() == 5 }
         XCTAssertEqual(app.title, "short-4", "removing another item does not interrupt")
         app.key("F9")
@@ -112,10 +112,10 @@ final class QueueTests: XCTestCase {
             return entries.compactMap { $0.dictionary["xesam:title"]?.stringValue }
         }
         let id = app.windowID
-        // short-5's row (y = 299) onto short-2's (y = 185), moving in steps as a hand does.
-        app.desktop.pointerMove(id, x: 735, y: 299)
+        // short-5's row (y = 339) onto short-2's (y = 225), moving in steps as a hand does.
+        app.desktop.pointerMove(id, x: 735, y: 339)
         app.desktop.pointerButton(1, pressed: true)
-        for y in stride(from: 289, through: 189, by: -10) {
+        for y in stride(from: 329, through: 229, by: -10) {
             app.desktop.pointerMove(id, x: 740, y: y)
         }
         app.desktop.pointerButton(1, pressed: false)

@@ -37,6 +37,17 @@ GstVideoFormat reel_mapped_frame_format(ReelMappedFrame *f);
 gint reel_mapped_frame_par_n(ReelMappedFrame *f);
 gint reel_mapped_frame_par_d(ReelMappedFrame *f);
 
+// ReelIdList: a GListModel of queue item ids whose row objects (ReelIdItem) are made only when
+// GTK asks for one (id_list.c).
+#define REEL_TYPE_ID_ITEM (reel_id_item_get_type())
+G_DECLARE_FINAL_TYPE(ReelIdItem, reel_id_item, REEL, ID_ITEM, GObject)
+#define REEL_TYPE_ID_LIST (reel_id_list_get_type())
+G_DECLARE_FINAL_TYPE(ReelIdList, reel_id_list, REEL, ID_LIST, GObject)
+ReelIdList *reel_id_list_new(void);
+void reel_id_list_splice(ReelIdList *list, guint position, guint removed, const gint64 *added, guint n_added);
+// The id an item of a ReelIdList stands for (-1 for anything else).
+gint64 reel_id_item_get_id(gpointer item);
+
 // ReelVideoPaintable: a GdkPaintable showing the newest GdkTexture at the video's display
 // aspect ratio. Swift feeds it; GTK draws it. (A GObject interface implementation needs a
 // class_init and an interface vtable, which is a few lines of C and a page of Swift.)
