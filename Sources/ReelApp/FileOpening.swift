@@ -32,6 +32,13 @@ final class FileOpening {
         }
     }
 
+    /// Folders (a music library, a course): their media, and their folders' (see MediaFolder).
+    func showOpenFolderDialog() {
+        showFileChooser(title: tr("Open Folder"), action: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, multiple: true) {
+            [open] uris in open(uris)
+        }
+    }
+
     func showOpenSubtitlesDialog() { showSubtitlesDialog(title: tr("Add Subtitles"), then: openSubtitles) }
 
     /// A subtitle file (SubRip or WebVTT) for the second track.
@@ -46,19 +53,20 @@ final class FileOpening {
         }
     }
 
-    private func showFileChooser(title: String, filterName: String, multiple: Bool,
-                                 add: (OpaquePointer) -> Void,
+    private func showFileChooser(title: String, action: GtkFileChooserAction = GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 filterName: String? = nil, multiple: Bool, add: (OpaquePointer) -> Void = { _ in },
                                  then accept: @escaping @MainActor ([String]) -> Void) {
         // One file dialog at a time: asked again, the one open comes to the front.
         if let chooser { return gtk_native_dialog_show(gcast(chooser)) }
-        let chooser = gtk_file_chooser_native_new(title, gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                  tr("_Open"), tr("_Cancel"))!
+        let chooser = gtk_file_chooser_native_new(title, gcast(window), action, tr("_Open"), tr("_Cancel"))!
         gtk_file_chooser_set_select_multiple(gcast(chooser), multiple ? 1 : 0)
-        let filter = gtk_file_filter_new()!
-        gtk_file_filter_set_name(filter, filterName)
-        add(filter)
-        gtk_file_chooser_add_filter(gcast(chooser), filter)
-        g_object_unref(UnsafeMutableRawPointer(filter))
+        if let filterName {
+            let filter = gtk_file_filter_new()!
+            gtk_file_filter_set_name(filter, filterName)
+            add(filter)
+            gtk_file_chooser_add_filter(gcast(chooser), filter)
+            g_object_unref(UnsafeMutableRawPointer(filter))
+        }
         connectMainSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] args in
             guard let self else { return }
             if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {

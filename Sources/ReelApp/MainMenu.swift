@@ -13,7 +13,7 @@ final class MainMenu {
     private let chapters = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
 
     init() {
-        section([(tr("Open _Location…"), "app.open-location")])
+        section([(tr("Open _Folder…"), "app.open-folder"), (tr("Open _Location…"), "app.open-location")])
         section([(tr("Take _Screenshot"), "app.screenshot"), (tr("_Copy Frame"), "app.copy-frame")])
         pictureAndSound()
         section([(tr("_Night Mode"), "app.night-mode")])

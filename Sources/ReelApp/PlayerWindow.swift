@@ -94,6 +94,7 @@ final class PlayerWindow {
     func present() { gtk_window_present(gcast(window)) }
     var isShown: Bool { gtk_widget_get_visible(window) != 0 }
     func showOpenDialog() { opening.showOpenDialog() }
+    func showOpenFolderDialog() { opening.showOpenFolderDialog() }
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
     func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
 

@@ -38,6 +38,10 @@ extension ReelApplication {
             self?.showWindowIfHidden()
             self?.window?.showOpenDialog()
         }
+        add("open-folder", accels: ["<Control><Shift>o"]) { [weak self] _ in
+            self?.showWindowIfHidden()
+            self?.window?.showOpenFolderDialog()
+        }
         add("open-location", accels: ["<Control>l"]) { [weak self] _ in
             guard let self, let window = self.window else { return }
             self.presentOnce("open-location") {

@@ -53,6 +53,7 @@ enum ShortcutsWindow {
             ("f F11", tr("Fullscreen (or double-click the video)")),
             ("Escape", tr("Leave fullscreen")),
             ("<Control>o", tr("Open files")),
+            ("<Control><Shift>o", tr("Open a folder")),
             ("<Control>l", tr("Open a location")),
             ("<Control>comma", tr("Preferences")),
             ("<Control>question", tr("Keyboard shortcuts")),

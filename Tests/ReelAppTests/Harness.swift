@@ -374,8 +374,10 @@ final class ReelApp {
 
     /// Reel's Open dialog (GTK's own file chooser: outside a sandbox GtkFileChooserNative shows
     /// it in-process), or "" when none is shown.
-    var openDialogID: String {
-        otherWindows.first { desktop.title($0) == "Open" } ?? ""
+    var openDialogID: String { dialogID(titled: "Open") }
+
+    func dialogID(titled title: String) -> String {
+        otherWindows.first { desktop.title($0) == title } ?? ""
     }
 
     /// Chooses `path` in the Open dialog as a user can: Ctrl+O, then the path typed over whatever
@@ -383,11 +385,13 @@ final class ReelApp {
     /// dialog may come back with the last file chosen in it), Enter. Opens the dialog if it is
     /// not up. Unless `closes` is false (a folder is opened inside the dialog), it waits for the
     /// dialog to close, typing again if the dialog was still busy with a folder and lost the keys.
-    func chooseInOpenDialog(_ path: String, closes: Bool = true, file: StaticString = #filePath, line: UInt = #line) {
-        if openDialogID.isEmpty { key("ctrl+o") }
+    /// `title` and `keys`: another of Reel's file dialogs, e.g. "Open Folder" and Ctrl+Shift+O.
+    func chooseInOpenDialog(_ path: String, closes: Bool = true, title: String = "Open", keys: String = "ctrl+o",
+                            file: StaticString = #filePath, line: UInt = #line) {
+        if dialogID(titled: title).isEmpty { key(keys) }
         var dialog = ""
-        eventually("the Open dialog", file: file, line: line) {
-            dialog = self.openDialogID
+        eventually("the \(title) dialog", file: file, line: line) {
+            dialog = self.dialogID(titled: title)
             return !dialog.isEmpty
         }
         func type() {
@@ -403,8 +407,8 @@ final class ReelApp {
         // typed path up, and Return does nothing before that: press it again, as a user would.
         // Every third try types the path again, in case the typing itself was lost.
         var pressed = Date(), tries = 1
-        eventually("the Open dialog closed on \(path)", timeout: 15, file: file, line: line) {
-            let closed = self.openDialogID.isEmpty
+        eventually("the \(title) dialog closed on \(path)", timeout: 15, file: file, line: line) {
+            let closed = self.dialogID(titled: title).isEmpty
             if !closed, Date().timeIntervalSince(pressed) > 1.5 {
                 pressed = Date(); tries += 1
                 if tries % 3 == 0 {

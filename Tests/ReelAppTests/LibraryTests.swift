@@ -47,6 +47,19 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(app.status, "Playing", "a loop in the tree stops nothing")
     }
 
+    /// Open Folder (Ctrl+Shift+O) queues a folder's tree after what plays, as the command line does.
+    func testTheOpenFolderDialogQueuesATree() throws {
+        let root = try makeFolder("dialog", files: ["Disc 2/01 b.ogg", "Disc 1/02 a.ogg", "Disc 10/01 c.ogg"])
+        let app = try ReelApp([Paths.media("tone-30s.webm")])
+        app.waitForPlaying("tone-30s")
+        app.chooseInOpenDialog(root.path, title: "Open Folder", keys: "ctrl+shift+o")
+        app.waitForPlaying("02 a")
+        eventually("the tree queued after the first item: \(queue(app))") {
+            queue(app).map { URL(string: $0)!.lastPathComponent } == ["tone-30s.webm", "02%20a.ogg", "01%20b.ogg", "01%20c.ogg"]
+                .map { $0.removingPercentEncoding! }
+        }
+    }
+
     /// The first file of a folder of 10,000 plays about as soon as that of a folder of 300; the
     /// queue fills in behind; an item costs well under 2 KB; the panel makes rows for the screen
     /// alone and its search finds one item among them all; commands answer at once.
