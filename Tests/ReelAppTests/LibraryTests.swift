@@ -60,6 +60,43 @@ final class LibraryTests: XCTestCase {
         }
     }
 
+    /// A saved queue of 100,000 is read off the main thread: a file named on the command line
+    /// plays as soon as without one; started without files, Reel puts the whole queue back,
+    /// paused on the item that was playing.
+    func testASavedQueueOfAHundredThousandComesBackWithoutHoldingUpStartUp() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reel-state-\(UUID().uuidString)")
+        folders.append(state)
+        var uris = (1...100_000).map { "file:///library/clip%20\($0).ogg" }
+        uris[70_000] = Paths.mediaURI("tone-30s.webm")
+        let saved = try JSONSerialization.data(withJSONObject: ["uris": uris, "current": 70_000])
+        func save() throws {
+            try FileManager.default.createDirectory(at: state.appendingPathComponent("reel"), withIntermediateDirectories: true)
+            try saved.write(to: state.appendingPathComponent("reel/queue.json"))
+        }
+        var firstPlays: [TimeInterval] = []
+        for withSavedQueue in [false, true] {
+            if withSavedQueue { try save() }
+            let launched = Date()
+            let app = try ReelApp([Paths.media("short-1.webm")], environment: ["XDG_STATE_HOME": state.path])
+            app.waitForPlaying("short-1")
+            firstPlays.append(Date().timeIntervalSince(launched))
+            XCTAssertEqual(queue(app).count, 1, "files named at start replace the saved queue")
+            app.stop()
+        }
+        try save()
+        let launched = Date()
+        let app = try ReelApp([], environment: ["XDG_STATE_HOME": state.path])
+        eventually("the saved queue back, paused on its item", timeout: 20) {
+            app.status == "Paused" && app.title == "tone-30s"
+        }
+        let restored = Date().timeIntervalSince(launched)
+        XCTAssertEqual(queue(app).count, 100_000)
+        XCTAssertEqual(try app.property("Tracks", interface: "org.mpris.MediaPlayer2.TrackList").strings?.count, 51)
+        print("LibraryTests: a file played \(Int(firstPlays[0] * 1000)) ms after launch without a saved queue, "
+              + "\(Int(firstPlays[1] * 1000)) ms with one of 100,000; started without files, the 100,000 were back in "
+              + "\(Int(restored * 1000)) ms")
+    }
+
     /// The first file of a folder of 10,000 plays about as soon as that of a folder of 300; the
     /// queue fills in behind; an item costs well under 2 KB; the panel makes rows for the screen
     /// alone and its search finds one item among them all; commands answer at once.
