@@ -43,6 +43,14 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
 def peak_rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -111,6 +119,21 @@ class Recorder:
         samples = array.array("h", data[:len(data) // 2 * 2])
         return [max(map(abs, samples[i:i + self.WINDOW]), default=0)
                 for i in range(0, len(samples) - self.WINDOW, self.WINDOW)]
+
+    def wait_until_recording(self, timeout=5):
+        """Returns once parec writes samples, so that a player started next is heard from its start."""
+        deadline = time.monotonic() + timeout
+        while os.path.getsize(self.file.name) < self.RATE // 10 and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def heard_sound(self):
+        """Whether the last 100 ms held a sound (read from the end of the file alone)."""
+        self.file.flush()
+        with open(self.file.name, "rb") as f:
+            size = os.path.getsize(self.file.name) // 2 * 2
+            f.seek(max(0, size - 2 * self.RATE // 10))
+            samples = array.array("h", f.read(2 * self.RATE // 10))
+        return any(abs(s) > self.QUIET for s in samples)
 
     def wait_for_sound(self, timeout):
         deadline = time.monotonic() + timeout
@@ -812,6 +835,49 @@ class Bench:
             recorder.stop()
             p.stop()
 
+    def library_folder(self, count):
+        """A flat folder of COUNT links to one 2-second sentence (made once per bench)."""
+        folder = os.path.join(self.tmp, f"library-{count}")
+        if not os.path.isdir(folder):
+            os.mkdir(folder)
+            target = os.path.abspath(os.path.join(self.args.media, "sentence-1.opus"))
+            for n in range(1, count + 1):
+                os.symlink(target, os.path.join(folder, f"clip {n}.opus"))
+        return folder
+
+    def library_run(self, name, count):
+        """A folder of COUNT small files opened on the command line: the time from the start of
+        the process to the first sound on the sink's monitor, the resident memory once the queue
+        is filled, and how long MPRIS Next takes to answer (the median of five)."""
+        a = self.args
+        folder = self.library_folder(count)
+        p = self.make(name, folder)
+        recorder = Recorder()
+        recorder.wait_until_recording()
+        t0 = time.monotonic()
+        p.start()
+        try:
+            deadline = t0 + 120
+            while not recorder.heard_sound():
+                if time.monotonic() > deadline or not p.alive():
+                    raise RuntimeError(f"{p.label}: no sound from a folder of {count}")
+                time.sleep(0.01)
+            self.record(p.label, f"{count:,} files: first sound (ms)", (time.monotonic() - t0) * 1000)
+            # The queue fills in behind the first file (Reel lists the folder off the main thread).
+            time.sleep(a.settle + 3)
+            self.record(p.label, f"{count:,} files: resident memory (MB)", rss_mb(p.pid))
+            bus_name = p.mpris_name()
+            latencies = []
+            for _ in range(5):
+                t = time.monotonic()
+                self.bus.call(bus_name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Next")
+                latencies.append((time.monotonic() - t) * 1000)
+                time.sleep(0.3)
+            self.record(p.label, f"{count:,} files: MPRIS Next answered (ms)", statistics.median(latencies))
+        finally:
+            recorder.stop()
+            p.stop()
+
     def uhd_run(self, name):
         """A 2160p30 clip in the 960×540 window: CPU, dropped frames and peak memory."""
         a = self.args
@@ -908,6 +974,8 @@ class Bench:
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
                     order.append(("rate", name))
                     order.append(("learner", name))
+                    for count in a.library_sizes:
+                        order.append(("library", name, count))
         if a.only:
             order = [job for job in order if job[0] in a.only.split(",")]
         for i, job in enumerate(order):
@@ -927,6 +995,8 @@ class Bench:
                     self.preview_run(job[1])
                 elif job[0] == "picture":
                     self.picture_run(job[1], job[2])
+                elif job[0] == "library":
+                    self.library_run(job[1], job[2])
                 else:
                     self.drop_run(*job[1:])
             except Exception as e:  # one failed run is reported, the rest goes on
@@ -1055,9 +1125,13 @@ def main():
     ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
     ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
     ap.add_argument("--only", help="comma-separated kinds of run to take, of main, drop, uhd, preview, picture, rate, "
-                    "learner, long (for an A/B of one change; the full bench takes them all; picture without main "
+                    "learner, library, long (for an A/B of one change; the full bench takes them all; picture without main "
                     "measures the unturned, neutral case itself)")
+    ap.add_argument("--library-sizes", help="comma-separated folder sizes for the library runs (default: 1000 with "
+                    "--short, else 1000,10000,100000)")
     a = ap.parse_args()
+    if a.library_sizes:
+        a.library_sizes = [int(n) for n in a.library_sizes.split(",")]
     if a.players is None:
         a.players = "reel,gtkvideo,mpv-gpu,audio-only" if a.desktop == "gnome" else \
             "reel,gtkvideo,mpv-x11,mpv-gpu,decode-only,audio-only"
@@ -1074,6 +1148,7 @@ def main():
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 1), default(a.window, 3), default(a.drop_window, 4), 1
         a.seeks = default(a.seeks, 2)
         a.strict, a.long = True, False
+        a.library_sizes = a.library_sizes or [1000]
     else:
         a.clip_main = os.path.join(a.media, "h264-1080p30.mp4")
         a.clip_uhd = os.path.join(a.media, "h264-2160p30.mp4")
@@ -1083,6 +1158,7 @@ def main():
         a.drop_clips = [(a.clip_main, 30, "1080p30"), (os.path.join(a.media, "vp9-720p60.webm"), 60, "720p60")]
         a.runs, a.window, a.drop_window, a.settle = default(a.runs, 3), default(a.window, 20), default(a.drop_window, 60), 2
         a.seeks = default(a.seeks, 6)
+        a.library_sizes = a.library_sizes or [1000, 10000, 100000]
     Bench(a).run()
 
 

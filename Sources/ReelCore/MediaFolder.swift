@@ -114,11 +114,18 @@ public enum MediaFolder {
                 problems.loops.append(path)
                 return
             }
-            guard let entries = MediaFolder.entries(of: path) else {
+            guard var entries = MediaFolder.entries(of: path) else {
                 problems.unreadable.append(path)
                 return
             }
             let prefix = path.hasSuffix("/") ? path : path + "/"
+            // Nothing plays yet and the folder is large: its first name, found in one pass, plays
+            // while the rest is sorted (a tenth of a second for 100,000 names).
+            if filesFound == 0, entries.count > 1000,
+               let first = entries.indices.min(by: { naturalOrder(entries[$0].key, entries[$1].key) }),
+               hasMediaExtension(entries[first].name), kind(of: entries[first], at: prefix + entries[first].name) == .file {
+                add(fileURI(prefix + entries.remove(at: first).name))
+            }
             for entry in entries.sorted(by: { naturalOrder($0.key, $1.key) }) {
                 let child = prefix + entry.name
                 switch kind(of: entry, at: child) {

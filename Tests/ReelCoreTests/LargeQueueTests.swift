@@ -41,13 +41,13 @@ final class LargeQueueTests: XCTestCase {
         queue.shuffle = true
         queue.append(Array(library[0..<10]))
         _ = queue.moveTo(index: queue.nextIndex!)
-        for start in stride(from: 10, to: 10_000, by: 1000) { queue.append(Array(library[start..<min(start + 1000, 10_000)])) }
+        for start in stride(from: 10, to: 2_000, by: 400) { queue.append(Array(library[start..<min(start + 400, 2_000)])) }
         var played = Set([queue.current!.id])
         while let next = queue.nextIndex {
             let item = queue.moveTo(index: next)!
             XCTAssertTrue(played.insert(item.id).inserted, "\(item.uri) came twice in one round")
         }
-        XCTAssertEqual(played.count, 10_000, "every item of every batch comes once")
+        XCTAssertEqual(played.count, 2_000, "every item of every batch comes once")
     }
 
     /// Next, Previous and a jump land where they should at 100,000 as at 10; the times are

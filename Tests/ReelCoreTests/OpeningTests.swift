@@ -120,4 +120,24 @@ final class MediaFolderTreeTests: XCTestCase {
         XCTAssertEqual(batches.map(\.count), [1, 10, 10, 5], "the first item alone, then full batches, then the rest")
         XCTAssertEqual(batches.joined().map { URL(string: $0)!.lastPathComponent }, ["first.mp4"] + (1...25).map { "\($0).ogg" })
     }
+
+    /// A large folder's first file is found before the folder is sorted; the order is the same.
+    func testALargeFolderStartsWithItsFirstFileInOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for n in (1...1200).shuffled() {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("\(n).ogg").path, contents: Data()))
+        }
+        var batches: [[String]] = []
+        _ = MediaFolder.walk([folder.absoluteString], recursive: true, batchSize: 500) { batches.append($0) }
+        XCTAssertEqual(batches.first?.map { URL(string: $0)!.lastPathComponent }, ["1.ogg"])
+        XCTAssertEqual(batches.joined().map { URL(string: $0)!.lastPathComponent }, (1...1200).map { "\($0).ogg" })
+
+        // A folder sorting first is listed first: its file plays first.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("0 sub"), withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("0 sub/a.ogg").path, contents: Data()))
+        let names = MediaFolder.expand([folder.absoluteString]).uris.map { URL(string: $0)!.lastPathComponent }
+        XCTAssertEqual(names, ["a.ogg"] + (1...1200).map { "\($0).ogg" })
+    }
 }
