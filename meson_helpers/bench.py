@@ -866,6 +866,16 @@ class Bench:
             # The queue fills in behind the first file (Reel lists the folder off the main thread).
             time.sleep(a.settle + 3)
             self.record(p.label, f"{count:,} files: resident memory (MB)", rss_mb(p.pid))
+            if isinstance(p, Reel):
+                # The queue panel (F9's action): until its rows are there to read.
+                debug = ("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug")
+                t = time.monotonic()
+                p.action("show-queue")
+                while not self.bus.get(*debug, "QueueRowTitles"):
+                    if time.monotonic() - t > 10:
+                        raise RuntimeError(f"{p.label}: no queue rows")
+                    time.sleep(0.005)
+                self.record(p.label, f"{count:,} files: queue panel shown (ms)", (time.monotonic() - t) * 1000)
             bus_name = p.mpris_name()
             latencies = []
             for _ in range(5):
