@@ -21,6 +21,7 @@ final class DebugInterface: DBusObjectHandler {
     /// flash too short for a poll to see counts too).
     private var bufferingShows: UInt64 = 0
     private var watchedBufferingIndicator: DiagnosedWidget?
+    private var frameWork: FrameWork?
     private var object: DBusObject?
 
     static let xml = """
@@ -62,6 +63,8 @@ final class DebugInterface: DBusObjectHandler {
       <method name="GstObjectsChange"><arg name="change" type="x" direction="out"/></method>
       <method name="GObjectsAlive"><arg name="count" type="x" direction="out"/></method>
       <method name="StartCountingBufferingShows"/>
+      <method name="StartCountingFrameWork"/>
+      <property name="FrameWork" type="(ttd)" access="read"/>
       <method name="CrashForTesting"/>
     </interface></node>
     """
@@ -96,6 +99,13 @@ final class DebugInterface: DBusObjectHandler {
                 }
             }
             bufferingShows = 0
+            return []
+        case "StartCountingFrameWork":
+            guard let widget = window()?.window, let clock = gtk_widget_get_frame_clock(widget) else {
+                throw .notSupported("no window shown yet")
+            }
+            if frameWork?.clock != clock { frameWork = FrameWork(clock: clock) }
+            frameWork?.reset()
             return []
         case "CrashForTesting":
             Diagnostics.crashForTesting()
@@ -132,6 +142,8 @@ final class DebugInterface: DBusObjectHandler {
         case "QueueRowsMade": return .uint64(UInt64(window()?.queueRowsMade ?? 0))
         case "QueueFilterMilliseconds": return .double((window()?.queueFilterDuration ?? 0) * 1000)
         case "QueueURIs": return .strings(window()?.queueURIs ?? [])
+        case "FrameWork":
+            return .tuple([.uint64(frameWork?.frames ?? 0), .uint64(frameWork?.slowFrames ?? 0), .double(frameWork?.longest ?? 0)])
         case "ShortcutTitles": return .strings(window()?.shortcutTitles ?? [])
         case "TranscriptShown": return .bool(window()?.isTranscriptShown ?? false)
         case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])
