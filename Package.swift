@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reel: a GTK 4 + GStreamer video player. The targets follow the data flow:
 //   C system libraries + CGLibShims  →  ReelGLib (ownership, signals, main loop); CShims (GTK, GStreamer)
 //   ReelCore (pure Swift model)  ←  ReelEngine (GstPlay, frames)  →  ReelMPRIS, ReelApp

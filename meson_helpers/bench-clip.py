@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes one benchmark clip: SMPTE colour bars that scroll (every frame differs) under a clock,
 with an optional solid orange stretch (the seek mark), and a 440 Hz tone.
 

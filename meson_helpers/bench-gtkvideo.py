@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The GtkVideo peer for meson_helpers/bench: GTK's own video widget (GtkMediaFile with GTK's
 # GStreamer media backend) playing one file in a window, the way a GTK 4 app would do it in
 # twenty lines. Usage: bench-gtkvideo.py FILE [WIDTH HEIGHT]

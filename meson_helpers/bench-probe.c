@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench-probe: watches what the X server draws and says when the benchmark clips' marks appear,
 // the same way for every player (no player cooperates).
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The benchmark's driver; meson_helpers/bench builds what it needs and runs it inside
 meson_helpers/test-session. It starts each player on the same clip, measures it from outside
 (/proc for CPU and memory, the X server for what is on screen, D-Bus for seeks) and prints one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Catches a process adding a name to its environment while it runs more than one thread, for
  * ReliabilityTests. glibc (2.36, Debian 12) then reallocates the array of names, and a getenv
  * on another thread may read the freed one: an activated Reel died of SIGSEGV that way at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Catches Reel running its libraries' destructors while its GStreamer start-up thread still
  * loads plugins, for ReliabilityTests. glibc's exit() marks each library uninitialised as it
  * runs its destructors, and a plugin loading meanwhile runs GObject's constructor a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A count of the GObjects alive in a process, for the long-session tests (GLib's own instance
  * counts need a GLib built with debugging, which Debian's is not). Loaded with LD_PRELOAD, it
  * stands in for GLib's public constructors, so every object another library or the program

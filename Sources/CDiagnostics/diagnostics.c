@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Counts the tests read through the debug D-Bus interface: GStreamer objects (through the
 // leaks tracer, when it runs), GObjects (when a test preloads the counter) and frames (through
 // a pad probe and the paintable's own signal: nothing in the frame path counts).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CGLibShims.h"
 
 // Exported by libdispatch (swift-corelibs-libdispatch) for CoreFoundation's run loop.

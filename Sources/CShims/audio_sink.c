@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sound's way out: the pitch keeper (scaletempo), the night mode's compressor, the volume's
 // part above 100 % with its limiter, then the device's sink.
 #include "CShims.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A last word when Reel crashes: on a fatal signal, write a report (version, libraries, what was
 // playing, the playback state, the crashing thread and its stack) to a file the user can attach
 // to a bug, let a fresh process put the stack's Swift names into words, then die as before.

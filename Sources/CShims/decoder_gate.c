@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The gate in front of playbin's video decoders: shut while the video branch is detached.
 #include "CShims.h"
 

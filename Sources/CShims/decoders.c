@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CShims.h"
 
 /* With direct rendering, libavcodec decodes into frames of GStreamer's pool and keeps them as

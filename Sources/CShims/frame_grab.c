@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One frame of a file, decoded at the video's own size by a pipeline of its own, on a thread
 // of its own (screenshots): the playing pipeline's frames are the window's size, and it
 // decodes none while the window is hidden.

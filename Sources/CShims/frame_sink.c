@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The frame sink: [deinterlace, only for interlaced caps] ! videoscale ! capsfilter (the size
 // drawn) ! videoconvert ! videobalance ! appsink in one bin, and the callback that hands its
 // samples, with their stream's orientation, to Swift.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GStreamer's start-up on a thread of its own, while GTK starts on the main thread.
 #include "CShims.h"
 

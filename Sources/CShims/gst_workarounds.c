@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Workarounds for GStreamer 1.22 (Debian 12), each named with what it is for: delete one when
 // the GStreamer it works around is no longer the one Reel runs on.
 #include "CShims.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A GListModel of item ids for GtkListView: the ids live in one array (8 bytes an item) and a
 // row's object is made only when GTK asks for it, i.e. for the rows on screen. A GListStore of
 // 100,000 GObjects would cost a GObject each, made and freed on the main thread at every change.

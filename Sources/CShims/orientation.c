@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A picture's orientation: GStreamer's eight GstVideoOrientationMethod values (IDENTITY to
 // UR_LL), as the stream's tag gives them and as the user turns the picture, composed and turned
 // into the affine map the picture is drawn with.

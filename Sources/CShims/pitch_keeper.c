@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The pitch-keeping audio filter: scaletempo in a bin that gives it a fresh instance each time
 // the pipeline stops (GStreamer 1.22 workaround).
 //

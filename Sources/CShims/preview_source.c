@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seek-bar previews: small frames of the item from a pipeline of its own, on a thread of its
 // own, kept paused between requests (no CPU while the pointer rests). Keyframes only: each
 // request is a key-unit seek to the keyframe at or before the time, a 20-45 ms decode at 1080p

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A guard on the clock pulsesink gives the pipeline (workaround for libpulse 16, Debian 12).
 //
 // libpulse 16's stream time (pa_stream_get_time, interpolated by its time-smoother_2.c) can

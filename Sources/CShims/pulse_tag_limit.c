@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Keeps the tags pulsesink forwards to PulseAudio short (workaround for GStreamer 1.22's
 // pulsesink and PulseAudio 16, Debian 12).
 //

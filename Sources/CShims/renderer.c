@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Will GL be drawn in software? (Then Reel draws with cairo; see Renderer.swift.) Decided
 // before GTK opens the display, so that GTK can be told not to initialise GL at all.
 #include "CShims.h"

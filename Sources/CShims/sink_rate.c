@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The playback rate, applied where the streams reach Reel's sinks: upstream (sources, demuxers,
 // decoders, GstPlay) always runs at 1×, and the sinks' segments carry the rate.
 //

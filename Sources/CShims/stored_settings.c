@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What GSettings will not say: a stored value it ignores. GSettings answers a key's default
 // when the backend holds a value of the wrong type or outside the schema's range or choices
 // (left by a hand-edited keyfile or a raw `dconf write`), and tells nobody. Reel reads the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading one embedded subtitle track whole, ahead of playback (for the second subtitle track):
 // the file is demuxed, not decoded, on a thread of its own.
 #include "CShims.h"

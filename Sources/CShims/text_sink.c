@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // playbin's text sink: an appsink that keeps out of the pipeline's position.
 //
 // A pipeline answers a position query with the furthest of its sinks' positions. Subtitles are

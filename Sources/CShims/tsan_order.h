@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ThreadSanitizer cannot see the locks GLib and GStreamer take (GMutex is futex-based and
 // neither library is instrumented), so code guarded by them tells it what they order:
 // `ordered_after(x)` once a lock is held (and after any wait on it), `ordered_before(x)` just

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CShims.h"
 
 // A video frame as the paintable shows it.

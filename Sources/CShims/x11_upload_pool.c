@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Keeps cairo's shared-memory pool for a whole screen's repaint alive on X11.
 #include "CShims.h"
 

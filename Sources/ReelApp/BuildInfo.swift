@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Identifiers and where Reel finds its data, installed or running from the build tree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// GTK's start-up loads each of its media modules to learn what it provides, as GIO does for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The media types Reel opens: the Open dialog's filter, the desktop file's MimeType list and
 /// MPRIS SupportedMimeTypes all read this one list.
 enum MediaTypes {

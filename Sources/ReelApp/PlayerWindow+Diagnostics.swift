@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReelDiagnostics
 
 /// The window's parts, as the diagnostics read them (see `DiagnosableWindow`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CAdwaita as well as CGtk: Swift 6.3 found PANGO_ELLIPSIZE_END only through it in the Meson
 // build's compile batches (see SeekSlider.swift).
 import CAdwaita

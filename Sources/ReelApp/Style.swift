@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The few style rules Reel adds to libadwaita's. Every rule names a class of Reel's own
 /// ("reel-…"): libadwaita gives plain names such as `.subtitle` to its own widgets.
 /// Without a compositor (an X server alone: openbox, xrdp) GTK draws a window's resize border

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CAdwaita as well as CGtk: in some compile batches Swift 6.3 finds GTK's enum constants only
 // through the module that included GTK's (non-modular) headers first, and that is CAdwaita.
 import CAdwaita

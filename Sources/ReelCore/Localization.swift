@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Translates a user-visible string. xgettext finds the strings by these functions' names
 /// (`--keyword=tr --keyword=trn:1,2`, see meson_helpers/update-po). The model has no gettext of
 /// its own: the app installs one in `Translator` at start-up; until then strings stay English.

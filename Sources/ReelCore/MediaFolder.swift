@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Opening a folder queues the media files in it and in its folders, depth-first in the order a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How the picture is shown, as the user set it: turned, stretched, filling the window, its
 /// colours and its deinterlacing. Kept per file with the other `FileChoices`.
 public struct Picture: Codable, Equatable, Sendable {

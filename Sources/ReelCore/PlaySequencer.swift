@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What follows one play of an item — the same item again (repeat-each) or not — and the wait
 /// between two plays, counted down in whole seconds (a fractional rest first) for the countdown
 /// on screen. The language learner's loop: each item `repeatEach` times, `gapLength` apart.

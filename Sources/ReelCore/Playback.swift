@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The vocabulary shared by the engine, the model and everything that observes the model.
 /// Times are seconds as `Double`; adapters convert at their edges (GStreamer ns, MPRIS µs).
 public typealias Seconds = Double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The ordered list of items to play and which one is current. Pure data: the model decides
 /// when to move; views and MPRIS read it through the model.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A stretch of the item played again and again: the language learner's A-B loop.
 public struct ABLoop: Equatable, Sendable {
     public var start: Seconds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Chapters, from the media's table of contents: which one plays, and moving by them. With one
 /// item in the queue, Next and Previous move by chapter, as the desktop's media controls and
 /// media keys expect of a player showing chapters; with several, they move by item.

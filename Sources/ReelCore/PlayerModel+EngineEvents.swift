@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the engine reports, taken into the model's state; and what follows one play of an item.
 extension PlayerModel {
     func handle(_ event: EngineEvent) {

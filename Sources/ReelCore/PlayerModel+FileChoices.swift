@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How the user left a file, kept beside its resume position: it opens again as it was.
 /// Only what differs from a fresh start is kept.
 public struct FileChoices: Codable, Equatable, Sendable {

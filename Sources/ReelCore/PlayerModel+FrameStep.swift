@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Frame stepping ("." and ","), as in mpv: playback pauses and the next or previous frame is
 /// shown. Each step is an accurate seek to that frame's start, so a step back across a keyframe
 /// still lands on the exact frame before (the decoder starts again from the keyframe before it).

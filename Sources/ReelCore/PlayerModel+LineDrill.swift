@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One subtitle line as the learner drills it: the line's time with a margin round it (speech
 /// starts a little before its cue and trails after it), lines that overlap or touch once
 /// widened merged into one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Subtitle lines: moving by line (Ctrl+Left and Ctrl+Right, as in mpv), over the lines of the
 /// subtitle file when there is one, else over the lines of the track seen so far; and the
 /// subtitles' delay, which lines and moves follow.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the model tells its observers, and how they follow it: every change, in the order the
 /// observers came, until their observation is cancelled.
 extension PlayerModel {

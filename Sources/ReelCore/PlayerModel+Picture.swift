@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The picture and the sound as the user adjusts them: the `Picture` (turn, aspect, fill,
 /// colours, deinterlacing), the sound's delay against the picture, and volume past 100 %.
 /// Applied through the engine; kept per file with the other `FileChoices`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Opening items and editing the queue, and the sequence settings that say how it plays.
 extension PlayerModel {
     /// Queues `uris` and plays the first of them at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Keeping playback going: what the stall watchdog watches and what the model does about what
 /// it finds, a failed item and the move past it, and where long items were left.
 extension PlayerModel {

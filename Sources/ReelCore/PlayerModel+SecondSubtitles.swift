@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A second subtitle track at once, drawn at the top of the picture: the translation over the
 /// original, or the reverse. Its lines come from a subtitle file (SubRip or WebVTT) read whole;
 /// they follow the same delay as the first track.

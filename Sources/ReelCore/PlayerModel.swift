@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The single source of truth for what plays. The engine reports into it; the window, MPRIS and
 /// the background-audio controller observe it and send their commands through it, so every
 /// control surface sees the same state and obeys the same rules (rate kept across items and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Finds queue items by what the queue panel shows of them: the title their tags gave, or their

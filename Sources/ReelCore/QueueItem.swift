@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// One entry of the play queue. The id is unique for the life of the process, so the same file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Where the user left long files, and how they left any file (`FileChoices`: speed, tracks,

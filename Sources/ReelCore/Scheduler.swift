@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Timers for the model (gaps between items, the stall watchdog), injected so the model stays
 /// free of any main loop: the app runs them on GLib's, tests advance a manual clock.
 @MainActor

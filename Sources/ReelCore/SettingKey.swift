@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Every key of Reel's GSettings schema, with its type and what Reel accepts: the one table the
 /// app's settings and Preferences read, and that SettingKeyTests checks the schema against.
 public enum SettingKey: String, CaseIterable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Checks twice a second, while playback is watched, that the position moves (`progressed()`
 /// resets the count), that a stream being waited on sends data in time and that a local file
 /// starts. A position that has not moved for `stallTimeout` (`seekTimeout` while a seek is on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A small file of state that must survive crashes: written whole to a temporary file beside

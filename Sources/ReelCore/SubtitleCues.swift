@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The lines of a subtitle file (SubRip or WebVTT), read whole and ahead of playback: line

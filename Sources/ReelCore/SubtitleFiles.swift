@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Subtitles that come with a video as a file of the same name beside it (`film.mkv` and

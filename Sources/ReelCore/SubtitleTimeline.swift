@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The lines of the subtitle track playing, as they came (ahead of the position and again after
 /// a seek), and what is due at a position: the lines whose stretch holds it, overlapping ones
 /// together in order. A line without times shows until the next one comes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Formats media times for labels: "0:07", "12:34", "1:02:03"; "--:--" while unknown.
 public enum TimeFormat {
     public static let unknown = "--:--"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Whether an MP4 (or QuickTime, 3GP, M4A) file lacks its index, the `moov` box: a recording or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CShims
 import ReelCore
 import ReelGLib

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A value shared between GStreamer's streaming threads and the main thread, behind a pthread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// Messages for whoever reads the terminal or the journal. User-facing errors go to the window;

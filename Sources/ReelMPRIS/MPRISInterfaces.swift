@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The MPRIS 2.2 interfaces Reel exports, as introspection XML. GDBus checks every call's
 /// argument types and every property write's type against it before Reel sees them.
 enum MPRISInterfaces {

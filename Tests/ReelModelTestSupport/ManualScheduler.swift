@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReelCore
 
 /// A clock the test moves by hand: actions run when `advance` passes their time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ReelCore
 
 /// An engine that records commands and lets a test play the engine's part.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the diagnostics count from outside the product's code: GStreamer objects and GObjects
 // made and not freed, and the frames that reach the frame sink and are drawn.
 #pragma once

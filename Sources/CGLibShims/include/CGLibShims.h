@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What Swift cannot import directly from GLib alone: type macros and libdispatch's main-queue
 // hooks. ReelGLib needs only this; GTK's and GStreamer's helpers are in CShims.
 #pragma once

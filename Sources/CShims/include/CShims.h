@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What Swift cannot import directly from GTK and GStreamer: macros, variadic calls, type-cast
 // macros and the small GObject types Reel defines in C (GLib's own are in CGLibShims).
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A window to drag files from, as a file manager would: drag-source.py URI...
 
 The drag offers text/uri-list, which GTK turns into a GdkFileList on the dropping side."""

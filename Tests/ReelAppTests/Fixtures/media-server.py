@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A misbehaving media server on 127.0.0.1 for the bad-media tests.
 
 Usage: media-server.py MEDIA_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A stand-in for GNOME's session manager on the test session's bus: it owns
 org.gnome.SessionManager and logs each Inhibit and Uninhibit call, one line each,
 so a test can see when Reel keeps the screen awake. Exits when stdin closes."""
