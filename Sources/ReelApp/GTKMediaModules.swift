@@ -15,7 +15,10 @@ enum GTKMediaModules {
     /// Runs before GTK starts, and before any other thread does (see main.swift).
     static func registerLazilyWhileGTKStarts() {
         let folder = BuildInfo.gtkModulesDirectory
-        guard FileManager.default.fileExists(atPath: folder + "/4.0.0/media/giomodule.cache") else { return }
+        // Without GTK's module installed (libgtk-4-media-gstreamer) the link leads nowhere, and
+        // a cache naming it would have GTK warn that it failed to load it: nothing to skip then.
+        guard FileManager.default.fileExists(atPath: folder + "/4.0.0/media/giomodule.cache"),
+              FileManager.default.fileExists(atPath: folder + "/4.0.0/media/libmedia-gstreamer.so") else { return }
         let user = getenv("GTK_PATH").map { String(cString: $0) }
         userPath = .some(user)
         setenv("GTK_PATH", [folder, user].compactMap { $0 }.joined(separator: ":"), 1)
