@@ -172,20 +172,21 @@ final class PictureTests: EngineTestCase {
 
     func testScreenshotsAndPreviewsOfAPhonesVideoAreUpright() async {
         GStreamer.initialize()
-        var grabbed: [OpaquePointer?] = []
+        // The two grabs run at once and may finish in either order.
+        var grabbed: [Int: OpaquePointer?] = [:]
         var turned = Picture()
         turned.turn(clockwise: true)
-        FrameGrabber.grab(uri: Paths.mediaURI("phone-portrait.mp4"), at: 1, orientation: 0) { grabbed.append($0) }
+        FrameGrabber.grab(uri: Paths.mediaURI("phone-portrait.mp4"), at: 1, orientation: 0) { grabbed[0] = $0 }
         FrameGrabber.grab(uri: Paths.mediaURI("phone-portrait.mp4"), at: 1, orientation: FrameSink.orientationMethod(turned)) {
-            grabbed.append($0)
+            grabbed[1] = $0
         }
         waitUntil("two frames grabbed") { grabbed.count == 2 }
-        let upright = grabbed[0].map { quarters(of: $0) }
+        let upright = (grabbed[0] ?? nil).map { quarters(of: $0) }
         XCTAssertEqual(upright?.width, 360)
         XCTAssertEqual(upright?.height, 640, "the screenshot is portrait")
         XCTAssertEqual(upright?.quarters, "RG/BW")
-        XCTAssertEqual(grabbed[1].map { quarters(of: $0).quarters }, "BR/WG", "and turned as the user turned it")
-        grabbed.compactMap { $0 }.forEach { g_object_unref(UnsafeMutableRawPointer($0)) }
+        XCTAssertEqual((grabbed[1] ?? nil).map { quarters(of: $0).quarters }, "BR/WG", "and turned as the user turned it")
+        grabbed.values.compactMap { $0 }.forEach { g_object_unref(UnsafeMutableRawPointer($0)) }
 
         let previews = PreviewFrames(uri: Paths.mediaURI("phone-portrait.mp4"), width: 90)
         var preview: OpaquePointer?
