@@ -22,8 +22,9 @@ final class Screenshots {
     }
 
     static var folder: URL {
+        // GLib's home honours $HOME; Foundation's homeDirectoryForCurrentUser reads passwd.
         let pictures = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures").path
+            ?? String(cString: g_get_home_dir()) + "/Pictures"
         return URL(fileURLWithPath: pictures).appendingPathComponent("Screenshots")
     }
 

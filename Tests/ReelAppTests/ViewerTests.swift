@@ -130,6 +130,22 @@ final class ViewerTests: XCTestCase {
         }
     }
 
+    /// With no Pictures folder configured, screenshots go to $HOME/Pictures/Screenshots: the
+    /// home the environment gives, as GLib reads it (Foundation's comes from passwd).
+    func testScreenshotsGoToTheHomeTheEnvironmentGives() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reel-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let config = home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let app = try ReelApp([Paths.media("frames.mp4")], environment: ["HOME": home.path, "XDG_CONFIG_HOME": config.path])
+        app.waitForPlaying()
+        app.activate("screenshot")
+        let folder = home.appendingPathComponent("Pictures/Screenshots")
+        eventually("a screenshot in \(folder.path)") {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { $0.hasSuffix(".png") }
+        }
+    }
+
     /// chapters.mkv: "Opening" (red, 0–4 s), "Middle part" (green, 4–8 s), "Ending" (blue,
     /// 8–12 s). Marks under the slider at 4 s and 8 s; the chapter playing under the window's
     /// title and before the title in MPRIS; Page Down and Page Up move by chapter; with this one
