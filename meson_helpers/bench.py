@@ -44,20 +44,21 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def rss_mb(pid):
+def memory_mb(pid, field):
+    """A memory figure of /proc/PID/status (VmRSS: resident now, VmHWM: its peak), in MB."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return None
+
+
+def rss_mb(pid):
+    return memory_mb(pid, "VmRSS")
 
 
 def peak_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return None
+    return memory_mb(pid, "VmHWM")
 
 
 def measure_cpu(pid, seconds):
