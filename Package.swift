@@ -1,8 +1,10 @@
 // swift-tools-version: 6.0
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Reel: a GTK 4 + GStreamer video player. The targets follow the data flow:
-//   C system libraries + CGLibShims  →  ReelGLib (ownership, signals, main loop); CShims (GTK, GStreamer)
-//   ReelCore (pure Swift model)  ←  ReelEngine (GstPlay, frames)  →  ReelMPRIS, ReelApp
+// Reel: a GTK 4 + GStreamer video player. The targets, each depending only on those above it:
+//   the C system libraries; CGLibShims → ReelGLib (ownership, signals, the main loop);
+//   CShims and CDiagnostics (the C Swift cannot write)
+//   ReelCore (the pure Swift model) ← ReelEngine (GstPlay, frames) and ReelMPRIS (the model on D-Bus)
+//   ReelDiagnostics (the tests' window into a running Reel) ← reel (Sources/ReelApp: the app)
 import PackageDescription
 
 /// One system library target per pkg-config module, each a module map over that library's headers.
