@@ -26,8 +26,8 @@ final class AudioDelayTests: XCTestCase {
 
     func testTheSoundIsHeardLaterByTheDelay() throws {
         guard Desktop.current == .x11 else { throw XCTSkip("the probe reads the X server's screen: REEL_TEST_DESKTOP=x11") }
-        let baseline = try measure([])
-        let delayed = try measure(["--audio-delay=0.3"])
+        let baseline = try measureAllEvents([])
+        let delayed = try measureAllEvents(["--audio-delay=0.3"])
         let shift = delayed.median - baseline.median
         print("audio delay: no delay: \(baseline.description)")
         print("audio delay: \(delayed.arguments.joined(separator: " ")): \(delayed.description)")
@@ -39,6 +39,16 @@ final class AudioDelayTests: XCTestCase {
         // is what the delay must be. The baseline itself only has to be sane.
         XCTAssertEqual(shift, 300, accuracy: 20, "the click is heard 300 ± 20 ms later than without delay")
         XCTAssertEqual(baseline.median, 0, accuracy: 80, "without delay, flash and click arrive together (± 80 ms)")
+    }
+
+    /// A run that lost an event is run once more, and both are printed: a click lost on a loaded
+    /// machine (seen once in CI, with the 4 heard on time) says nothing of the delay. Lost twice
+    /// in a row fails the count's assertions.
+    private func measureAllEvents(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let first = try measure(arguments, file: file, line: line)
+        guard first.offsets.count < Self.events else { return first }
+        print("audio delay: \(arguments) lost an event (\(first.offsets.count) of \(Self.events) pairs): measured again")
+        return try measure(arguments, file: file, line: line)
     }
 
     /// Plays the clip once from its start with Reel started with `arguments`, and times its events.
@@ -74,6 +84,13 @@ final class AudioDelayTests: XCTestCase {
         print("audio delay: \(arguments) flashes \((figures["flashes"] as? [Double])?.count ?? 0), clicks "
             + "\((figures["clicks"] as? [Double])?.count ?? 0), screen read \(figures["reads"] ?? 0) times "
             + "(longest gap \(figures["max_read_gap_ms"] ?? 0) ms)")
+        if pairs.count < Self.events {
+            // Where the lost one was, on the clip's own time: each event is 1 s after the last.
+            let start = (figures["flashes"] as? [Double])?.first ?? 0
+            let at = { (times: [Double]) in times.map { String(format: "%.3f", $0 - start) }.joined(separator: ", ") }
+            print("audio delay: seconds after the first flash: flashes \(at(figures["flashes"] as? [Double] ?? [])); "
+                + "clicks \(at(figures["clicks"] as? [Double] ?? []))")
+        }
         return Run(arguments: arguments, offsets: pairs.map { ($0[1] - $0[0]) * 1000 })
     }
 }
