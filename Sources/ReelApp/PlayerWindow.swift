@@ -60,7 +60,7 @@ final class PlayerWindow {
                               openSubtitles: { uri in model.openSubtitles(uri: uri) },
                               refused: { [weak self] message in self?.showToast(message) })
         installFullscreenGestures(on: stage.widget)
-        installMoveKeys()
+        installKeys(application.commandTable)
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
         installShortcutsAction()
         showSkipInterval(Int(application.skipInterval))
@@ -162,7 +162,7 @@ final class PlayerWindow {
     }
 
     private func buildShortcuts() {
-        guard let application, let shortcuts = ShortcutsWindow.make(skipInterval: Int(application.skipInterval)) else { return }
+        guard let application, let shortcuts = ShortcutsWindow.make(application.commandTable) else { return }
         gtk_application_window_set_help_overlay(gcast(window), shortcuts)
         // Asked for while the window is hidden (its action over D-Bus), it brings the window back.
         connectMainSignal(UnsafeMutableRawPointer(shortcuts), "show") { [weak application] _ in
@@ -266,8 +266,7 @@ final class PlayerWindow {
 
     func toggleFullscreen() { setFullscreen(!isFullscreen) }
 
-    /// Double-click on the video toggles fullscreen; Escape leaves it (only in this window, and
-    /// only when nothing focused wants Escape for itself).
+    /// Double-click on the video toggles fullscreen (Escape leaves it: a command).
     private func installFullscreenGestures(on widget: Widget) {
         let click = gtk_gesture_click_new()!
         connectMainSignal(UnsafeMutableRawPointer(click), "pressed") { [weak self] args in
@@ -276,23 +275,20 @@ final class PlayerWindow {
             if presses >= 2, presses % 2 == 0 { self?.toggleFullscreen() }
         }
         gtk_widget_add_controller(widget, gcast(click))
-        let escape = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(gcast(escape), gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
-                                                                            gtk_named_action_new("app.leave-fullscreen")))
-        gtk_widget_add_controller(window, escape)
     }
 
-    /// Ctrl+Left and Ctrl+Right move by subtitle line, Page Up and Page Down by chapter. Caught
-    /// before the focused widget sees them: as application accelerators, Ctrl+Left was taken by
-    /// GTK's own key bindings (and Page Up and Down are the slider's when it has the focus).
-    private func installMoveKeys() {
-        let keys = gtk_shortcut_controller_new()!
-        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        for (trigger, action) in [("<Control>Left", "app.previous-line"), ("<Control>Right", "app.next-line"),
-                                  ("Page_Up", "app.previous-chapter"), ("Page_Down", "app.next-chapter")] {
-            gtk_shortcut_controller_add_shortcut(gcast(keys), gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
-                                                                              gtk_named_action_new(action)))
+    /// The keys of the table's commands that the window catches itself (see `Command.Catching`).
+    private func installKeys(_ commands: [Command]) {
+        for phase in [Command.Catching.capture, .bubble] {
+            let keys = gtk_shortcut_controller_new()!
+            gtk_event_controller_set_propagation_phase(keys, phase == .capture ? GTK_PHASE_CAPTURE : GTK_PHASE_BUBBLE)
+            for command in commands where command.catching == phase {
+                for key in command.allKeys {
+                    gtk_shortcut_controller_add_shortcut(gcast(keys), gtk_shortcut_new(gtk_shortcut_trigger_parse_string(key),
+                                                                                      gtk_named_action_new(command.action)))
+                }
+            }
+            gtk_widget_add_controller(window, keys)
         }
-        gtk_widget_add_controller(window, keys)
     }
 }

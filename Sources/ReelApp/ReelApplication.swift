@@ -26,8 +26,10 @@ final class ReelApplication {
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
     var openDialogs: [String: Widget] = [:]
-    /// The keys each action was given: those a text field types are set aside while one has the keyboard.
-    var accels: [String: [String]] = [:]
+    /// Every command, its keys and its action (`ReelApplication+Commands`).
+    var commandTable: [Command] = []
+    /// Sets each stateful action's state to what it shows now.
+    var refreshActionStates: @MainActor () -> Void = {}
     var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
     var isNightModeAvailable: Bool { player?.engine.isNightModeAvailable ?? false }
 
@@ -347,10 +349,7 @@ extension ReelApplication: MPRISHost {
     /// The window reports its side panel opening, closing or changing page here: the actions'
     /// states show it.
     func sidePanelChanged() {
-        for (name, shown) in [("show-queue", window?.isQueueShown ?? false), ("show-transcript", window?.isTranscriptShown ?? false)] {
-            guard let action = g_action_map_lookup_action(OpaquePointer(app), name) else { continue }
-            g_simple_action_set_state(gcast(action), g_variant_new_boolean(shown ? 1 : 0))
-        }
+        refreshActionStates()
     }
 
     /// The window reports fullscreen changes here, for MPRIS.

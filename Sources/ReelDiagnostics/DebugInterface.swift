@@ -51,6 +51,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="QueueFilterMilliseconds" type="d" access="read"/>
       <property name="QueueURIs" type="as" access="read"/>
       <property name="ShortcutTitles" type="as" access="read"/>
+      <property name="ShortcutKeys" type="as" access="read"/>
       <property name="TranscriptShown" type="b" access="read"/>
       <property name="TranscriptLines" type="as" access="read"/>
       <property name="TranscriptHighlight" type="s" access="read"/>
@@ -146,6 +147,7 @@ final class DebugInterface: DBusObjectHandler {
         case "FrameWork":
             return .tuple([.uint64(frameWork?.frames ?? 0), .uint64(frameWork?.slowFrames ?? 0), .double(frameWork?.longest ?? 0)])
         case "ShortcutTitles": return .strings(window()?.shortcutTitles ?? [])
+        case "ShortcutKeys": return .strings(window()?.shortcutKeys ?? [])
         case "TranscriptShown": return .bool(window()?.isTranscriptShown ?? false)
         case "TranscriptLines": return .strings(window()?.transcriptLines ?? [])
         case "TranscriptHighlight": return .string(window()?.transcriptHighlight ?? "")

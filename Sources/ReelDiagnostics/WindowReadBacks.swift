@@ -75,7 +75,13 @@ extension DiagnosableWindow {
 
     /// What the shortcuts window's rows say the keys do; [] while it is not built (it is built
     /// when first asked for).
-    var shortcutTitles: [String] {
+    var shortcutTitles: [String] { shortcutRows("title") }
+
+    /// The keys of the shortcuts window's rows, as GTK names them ("<Control>o"), in the
+    /// titles' order; [] while it is not built.
+    var shortcutKeys: [String] { shortcutRows("accelerator") }
+
+    private func shortcutRows(_ property: String) -> [String] {
         guard let overlay = gtk_application_window_get_help_overlay(gcast(window)) else { return [] }
         return collect(under: gcast(overlay)) { widget in
             guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_shortcuts_shortcut_get_type()) != 0
@@ -83,7 +89,7 @@ extension DiagnosableWindow {
             var value = GValue()
             g_value_init(&value, reel_type_string())
             defer { g_value_unset(&value) }
-            g_object_get_property(gcast(widget), "title", &value)
+            g_object_get_property(gcast(widget), property, &value)
             return g_value_get_string(&value).map { String(cString: $0) } ?? ""
         }
     }
