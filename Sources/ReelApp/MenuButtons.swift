@@ -196,18 +196,26 @@ final class TimeLabels {
     let elapsed = UI.label(TimeFormat.unknown, classes: ["reel-time", "numeric"])
     let total: Widget = gtk_button_new_with_label(TimeFormat.unknown)!
     private var showsRemaining = false
+    private var totalShown = ""
     private let model: PlayerModel
 
     init(model: PlayerModel) {
         self.model = model
         UI.addClasses(total, "flat", "reel-time", "numeric")
-        UI.setTooltip(total, tr("Show Remaining Time"))
+        describeTotal()
         UI.onClicked(total) { [weak self] in
             guard let self else { return }
             self.showsRemaining.toggle()
-            UI.setTooltip(self.total, self.showsRemaining ? tr("Show Total Time") : tr("Show Remaining Time"))
+            self.describeTotal()
+            self.totalShown = ""
             self.update()
         }
+    }
+
+    private func describeTotal() {
+        let does = showsRemaining ? tr("Show Total Time") : tr("Show Remaining Time")
+        gtk_widget_set_tooltip_text(total, does)
+        UI.setAccessibleProperty(total, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, does)
     }
 
     func update() {
@@ -218,7 +226,13 @@ final class TimeLabels {
             gtk_label_set_text(gcast(elapsed), model.duration == nil && model.currentItem == nil
                                ? TimeFormat.unknown : TimeFormat.string(model.position))
         }
-        gtk_button_set_label(gcast(total), showsRemaining ? TimeFormat.remaining(position: model.position, duration: model.duration)
-                                                          : TimeFormat.string(model.duration))
+        let shown = showsRemaining ? TimeFormat.remaining(position: model.position, duration: model.duration)
+                                   : TimeFormat.string(model.duration)
+        guard shown != totalShown else { return }
+        totalShown = shown
+        gtk_button_set_label(gcast(total), shown)
+        // The button's label would be its accessible name ("0:20"): say what the time is; what
+        // a click does is its description, the tooltip.
+        UI.setAccessibleLabel(total, String(format: showsRemaining ? tr("Time remaining: %@") : tr("Total time: %@"), shown))
     }
 }
