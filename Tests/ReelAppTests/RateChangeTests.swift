@@ -68,7 +68,13 @@ final class RateChangeTests: XCTestCase {
         var positions: [Double]
     }
 
+    /// A measurement that could not be made: Reel did not answer (hung, or gone) while it ran.
+    private struct NoMeasurement: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// The position's advance per second of wall-clock time, polled over MPRIS every `interval`.
+    /// Throws (failing the test) when Reel does not answer: a hang is a failure, not a skip.
     private func measure(_ app: ReelApp, seconds: Double, every interval: Double = 0.05) throws -> Stretch {
         var points: [(time: Date, position: Double)] = []
         let end = Date().addingTimeInterval(seconds)
@@ -77,8 +83,12 @@ final class RateChangeTests: XCTestCase {
             Thread.sleep(forTimeInterval: interval)  // the polling interval of a measurement
         }
         let steps = zip(points, points.dropFirst()).map { $1.position - $0.position }
-        guard let first = points.first, let last = points.last, last.time > first.time else {
-            throw XCTSkip("no position samples")
+        // `position` reads -1 when the call fails; one reading in all means a call took the
+        // whole stretch (D-Bus's 5 s timeout): Reel stopped answering.
+        guard let first = points.first, let last = points.last, points.count >= 2,
+              points.allSatisfy({ $0.position >= 0 }) else {
+            throw NoMeasurement(description: "Reel did not answer Position over \(seconds) s (hung or gone): "
+                                + "\(points.count) readings \(points.map(\.position)); \(app.output.suffix(1000))")
         }
         var longest = 0.0, since = first
         for point in points.dropFirst() where point.position != since.position {
