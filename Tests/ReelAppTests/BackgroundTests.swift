@@ -58,6 +58,7 @@ final class BackgroundTests: XCTestCase {
         eventually("the video branch attached") { app.debugProperty("VideoAttached") == .bool(true) }
         let attachedAt = app.position
         eventually("a second played since") { app.position > attachedAt + 1 }
+        XCTAssertGreaterThan(app.framesReceived, framesBefore, "frames arrive again: the counter that stood still counts")
         // Attaching makes playbin preroll again for a few milliseconds (GstPlay says "buffering").
         XCTAssertEqual(app.debugUInt64("BufferingShows"), 0, "no buffering spinner flashed")
         let recorded = recorder.duration

@@ -157,9 +157,13 @@ final class BadMediaTests: XCTestCase {
                      Case(location: "\(base)/stall/tone-30s.webm", title: "tone-30s", words: ["stall/tone-30s.webm", "fast enough"]),
                      Case(location: "\(base)/slow/tone-30s.webm", title: "tone-30s", words: ["slow/tone-30s.webm", "fast enough"])]
         let app = try ReelApp(cases.map(\.location) + ["\(base)/media/short-3.webm"], environment: ["REEL_NETWORK_TIMEOUT": "5"])
+        // The indicator's appearances counted from here (the window must be up): BackgroundTests
+        // checks the count stays 0 across a restore, so here it must count one that happens.
+        eventually("counting the buffering indicator's appearances") { (try? app.debugCall("StartCountingBufferingShows")) != nil }
         for bad in cases.prefix(2) { expectFailure(app, bad) }
         // The stalled stream plays what came, then shows that it waits, then gives up in words.
         eventually("the stalled stream shows buffering", timeout: 15) { app.bufferingShown }
+        XCTAssertGreaterThan(app.debugUInt64("BufferingShows"), 0, "the indicator's appearance is counted")
         for bad in cases.suffix(2) { expectFailure(app, bad, timeout: 20) }
         app.waitForPlaying("short-3")
         assertResponsive()

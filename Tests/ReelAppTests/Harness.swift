@@ -165,9 +165,13 @@ final class ReelApp {
 
     // MARK: The debug interface (frame counters)
 
-    func debugProperty(_ name: String) -> DBusValue? {
-        try? bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.freedesktop.DBus.Properties", "Get",
-                      [.string("org.reelplayer.Reel.Debug"), .string(name)]).first?.unwrapped
+    /// A property of the debug interface, nil when Reel has none by that name (or does not
+    /// answer): for comparisons such as `== .bool(false)`, which a missing property fails.
+    func debugProperty(_ name: String) -> DBusValue? { try? debugPropertyValue(name) }
+
+    private func debugPropertyValue(_ name: String) throws -> DBusValue? {
+        try bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.freedesktop.DBus.Properties", "Get",
+                     [.string("org.reelplayer.Reel.Debug"), .string(name)]).first?.unwrapped
     }
 
     /// Calls a method of the debug interface.
@@ -176,14 +180,50 @@ final class ReelApp {
         try bus.call("org.reelplayer.Reel", "/org/reelplayer/Reel/Debug", "org.reelplayer.Reel.Debug", method)
     }
 
-    var messageShown: String { debugProperty("MessageShown")?.stringValue ?? "" }
-    var bufferingShown: Bool { debugProperty("BufferingShown") == .bool(true) }
+    var messageShown: String { debugString("MessageShown") }
+    var bufferingShown: Bool { debugBool("BufferingShown") }
 
     var framesReceived: UInt64 { debugUInt64("FramesReceived") }
     var framesShown: UInt64 { debugUInt64("FramesShown") }
     /// Frames of the playing video never drawn (gaps in the timestamps of those drawn).
     var framesSkipped: UInt64 { debugUInt64("FramesSkipped") }
-    func debugUInt64(_ name: String) -> UInt64 { if case .uint64(let n)? = debugProperty(name) { return n } else { return 0 } }
+
+    /// A counter of the debug interface. One Reel does not have (renamed, removed, of another
+    /// type) or cannot answer fails the test with its name: a broken counter must not read as a
+    /// 0 that a "nothing happened" check then passes on. It reads as 0 after failing.
+    func debugUInt64(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> UInt64 {
+        guard case .uint64(let n)? = requiredDebugProperty(name, type: "t", file: file, line: line) else { return 0 }
+        return n
+    }
+
+    /// A string of the debug interface; a missing one fails the test (and reads as "").
+    func debugString(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        guard case .string(let text)? = requiredDebugProperty(name, type: "s", file: file, line: line) else { return "" }
+        return text
+    }
+
+    /// A flag of the debug interface; a missing one fails the test (and reads as false).
+    func debugBool(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        requiredDebugProperty(name, type: "b", file: file, line: line) == .bool(true)
+    }
+
+    /// Names already reported missing: a poll reads the same property many times, one failure each is enough.
+    private var reportedDebugProperties: Set<String> = []
+
+    private func requiredDebugProperty(_ name: String, type: String, file: StaticString, line: UInt) -> DBusValue? {
+        let problem: String
+        do {
+            guard let value = try debugPropertyValue(name) else { throw DBusCallError(name: "reply", message: "no value") }
+            if value.signature == type { return value }
+            problem = "is of type \(value.signature), not \(type)"
+        } catch {
+            problem = "could not be read: \(error)"
+        }
+        if reportedDebugProperties.insert(name).inserted {
+            XCTFail("the debug property \(name) \(problem)", file: file, line: line)
+        }
+        return nil
+    }
 
     /// CPU time (user + system) the process has used, in seconds.
     var cpuTime: Double { Self.cpuTime(pid: process.processIdentifier) }
@@ -284,13 +324,13 @@ final class ReelApp {
         }
     }
 
-    var controlsShown: Bool { debugProperty("ControlsShown") == .bool(true) }
+    var controlsShown: Bool { debugBool("ControlsShown") }
 
     /// Whether a menu of the control bar (speed, subtitles, volume, overflow) is open.
-    var menuOpen: Bool { debugProperty("MenuOpen") == .bool(true) }
+    var menuOpen: Bool { debugBool("MenuOpen") }
 
     /// Whether the queue panel is drawn, beside the video or over it.
-    var queueShown: Bool { debugProperty("QueueShown") == .bool(true) }
+    var queueShown: Bool { debugBool("QueueShown") }
 
     /// The control bar, its shown controls, and the slider's trough and knob, as the window lays
     /// them out, in the desktop's window coordinates (those of screenshots and clicks).

@@ -116,6 +116,7 @@ final class LibraryTests: XCTestCase {
             app.key("F9")
             eventually("the panel's rows made") { !(app.debugProperty("QueueRowTitles")?.strings ?? []).isEmpty }
             let rowsMade = app.debugUInt64("QueueRowsMade")
+            XCTAssertGreaterThan(rowsMade, 0, "the rows on screen are counted")
             // Memory once the queue is held and saved (the writer's buffers freed), the first clip playing.
             let rss = try waitForSettledMemory(app)
             figures.append((count, firstPlay, rss, rowsMade))
