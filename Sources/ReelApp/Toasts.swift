@@ -66,12 +66,10 @@ final class Toasts {
     /// callbacks, in either order with this one: the next step waits for the frame to be over.
     private func watchFrames() {
         guard tickCallback == 0 else { return }
-        let box = Unmanaged.passRetained(WeakToasts(self)).toOpaque()
         tickCallback = gtk_widget_add_tick_callback(overlay, { _, clock, data in
-            let box = Unmanaged<WeakToasts>.fromOpaque(data!).takeUnretainedValue()
             let frameTime = gdk_frame_clock_get_frame_time(clock)
-            return MainActor.assumeIsolated { box.toasts?.frame(at: frameTime) ?? false } ? 1 : 0
-        }, box, { data in Unmanaged<WeakToasts>.fromOpaque(data!).release() })
+            return MainActor.assumeIsolated { WeakBox<Toasts>.target(data)?.frame(at: frameTime) ?? false } ? 1 : 0
+        }, WeakBox(self).retained(), CallbackBox.release)
     }
 
     /// Whether to keep watching frames.
@@ -120,9 +118,4 @@ final class Toasts {
         dismissHeld = false
         step()
     }
-}
-
-private final class WeakToasts {
-    weak var toasts: Toasts?
-    init(_ toasts: Toasts) { self.toasts = toasts }
 }

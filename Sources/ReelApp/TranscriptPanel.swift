@@ -46,12 +46,10 @@ final class TranscriptPanel {
         gtk_widget_set_vexpand(scroller, 1)
         widget = UI.box(GTK_ORIENTATION_VERTICAL, [search, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), scroller])
 
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        gtk_list_box_set_filter_func(gcast(list), { row, context in
-            let panel = Unmanaged<TranscriptPanel>.fromOpaque(context!).takeUnretainedValue()
+        gtk_list_box_set_filter_func(gcast(list), { row, data in
             let index = Int(gtk_list_box_row_get_index(row))
-            return MainActor.assumeIsolated { panel.matches(index) } ? 1 : 0
-        }, context, nil)
+            return MainActor.assumeIsolated { WeakBox<TranscriptPanel>.target(data)?.matches(index) ?? true } ? 1 : 0
+        }, WeakBox(self).retained(), CallbackBox.release)
         connectMainSignal(search, "search-changed") { [weak self] _ in
             guard let self else { return }
             self.query = String(cString: gtk_editable_get_text(gcast(self.search))).lowercased()

@@ -27,19 +27,13 @@ final class VisibilityWatcher {
         connectMainSignal(window, "realize") { [weak self] _ in self?.watchSurface() }
         connectMainSignal(window, "notify::visible") { [weak self] _ in self?.update() }
         if gtk_widget_get_realized(window) != 0 { watchSurface() }
-        let target = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
         reel_video_paintable_set_drawing_stalled_callback(videoPaintable, { stalled, data in
-            guard let watcher = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue().watcher else { return }
             MainActor.assumeIsolated {
+                guard let watcher = WeakBox<VisibilityWatcher>.target(data) else { return }
                 watcher.drawingStalled = stalled != 0
                 watcher.update()
             }
-        }, target, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
-    }
-
-    private final class WeakTarget {
-        weak var watcher: VisibilityWatcher?
-        init(_ watcher: VisibilityWatcher) { self.watcher = watcher }
+        }, WeakBox(self).retained(), CallbackBox.release)
     }
 
     private func watchSurface() {

@@ -85,23 +85,15 @@ public final class FrameSink: Sendable {
         reel_object_set_bool(sink, "qos", 1)
 
         // The appsink holds its callback's target weakly: this object owns the appsink.
-        let target = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
         reel_app_sink_set_sample_callback(gcast(sink), { sample, data in
-            let target = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue()
-            guard let sink = target.sink else { gst_sample_unref(sample); return }
+            guard let sink = WeakBox<FrameSink>.target(data) else { gst_sample_unref(sample); return }
             sink.receive(SampleRef(pointer: sample!))
-        }, target, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
+        }, WeakBox(self).retained(), CallbackBox.release)
 
-        let drawTarget = Unmanaged.passRetained(WeakTarget(self)).toOpaque()
         reel_video_paintable_set_draw_size_callback(paintable.pointer, { width, height, data in
-            guard let sink = Unmanaged<WeakTarget>.fromOpaque(data!).takeUnretainedValue().sink else { return }
+            guard let sink = WeakBox<FrameSink>.target(data) else { return }
             MainActor.assumeIsolated { sink.drawSizeChanged(width: width, height: height) }
-        }, drawTarget, { data in Unmanaged<WeakTarget>.fromOpaque(data!).release() })
-    }
-
-    private final class WeakTarget: Sendable {
-        weak let sink: FrameSink?
-        init(_ sink: FrameSink) { self.sink = sink }
+        }, WeakBox(self).retained(), CallbackBox.release)
     }
 
     deinit {

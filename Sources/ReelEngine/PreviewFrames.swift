@@ -25,32 +25,24 @@ public final class PreviewFrames {
     /// About 6 MB of frames 160 pixels wide.
     private static let cacheSize = 100
 
-    /// Hands the source's frames, from its thread, to the main loop while the owner lives.
-    private final class Delivery: @unchecked Sendable {
-        weak var owner: PreviewFrames?
-    }
-
     private struct Sample: @unchecked Sendable { let pointer: OpaquePointer? }
 
     /// `idle`: how long the pipeline stays open unused (it is reopened on demand).
     public init(uri: String, width: Int, idle: Seconds = 10) {
-        let delivery = Delivery()
-        source = reel_preview_source_new(uri, gint(width), gint(idle * 1000), Self.deliver,
-                                         Unmanaged.passRetained(delivery).toOpaque(), Self.release)
-        delivery.owner = self
+        // The source hands its frames, from its thread, to the main loop while the owner lives.
+        let owner = WeakBox<PreviewFrames>()
+        source = reel_preview_source_new(uri, gint(width), gint(idle * 1000), Self.deliver, owner.retained(), CallbackBox.release)
+        owner.target = self
     }
-
-    /// On the source's thread, as its end: not isolated to the main actor, whose check would fail there.
-    private nonisolated static let release: GDestroyNotify = { Unmanaged<Delivery>.fromOpaque($0!).release() }
 
     /// On the source's thread: not isolated to the main actor, whose check would fail there.
     private nonisolated static let deliver: ReelPreviewCallback = { sample, requested, data in
-        let delivery = Unmanaged<Delivery>.fromOpaque(data!).takeUnretainedValue()
+        let owner = WeakBox<PreviewFrames>.from(data)
         let frame = Sample(pointer: sample)
         runSoon {
             guard let sample = frame.pointer else { return }
             defer { gst_sample_unref(sample) }
-            delivery.owner?.received(sample, requested: GStreamer.seconds(UInt64(requested)) ?? 0)
+            owner.target?.received(sample, requested: GStreamer.seconds(UInt64(requested)) ?? 0)
         }
     }
 

@@ -31,17 +31,10 @@ final class SubtitleSink: Sendable {
         // Subtitles are sparse: waiting for a line before prerolling would hold up the video.
         reel_object_set_bool(sink, "async", 0)
         reel_object_set_bool(sink, "enable-last-sample", 0)
-        let box = Unmanaged.passRetained(Delivery(deliver)).toOpaque()
         reel_app_sink_set_sample_callback(gcast(sink), { sample, data in
-            let delivery = Unmanaged<Delivery>.fromOpaque(data!).takeUnretainedValue()
             defer { gst_sample_unref(sample) }
-            if let line = SubtitleSink.line(from: sample!) { delivery.deliver(line) }
-        }, box, { data in Unmanaged<Delivery>.fromOpaque(data!).release() })
-    }
-
-    private final class Delivery: Sendable {
-        let deliver: @Sendable (SubtitleLine) -> Void
-        init(_ deliver: @escaping @Sendable (SubtitleLine) -> Void) { self.deliver = deliver }
+            if let line = SubtitleSink.line(from: sample!) { ValueBox<@Sendable (SubtitleLine) -> Void>.value(data)(line) }
+        }, ValueBox(deliver).retained(), CallbackBox.release)
     }
 
     /// The line's text (markup or plain, as the caps say) and the media time it covers.

@@ -62,23 +62,21 @@ public final class MPRISServer: DBusObjectHandler {
 
     /// Owns the well-known name; when another Reel has it, `…Reel.instance<pid>` as the spec asks.
     private func ownName(_ name: String, fallback: Bool) {
-        let box = Unmanaged.passRetained(NameOwnerBox(server: self, fallback: fallback)).toOpaque()
         nameOwnerID = g_bus_own_name_on_connection(
             connection, name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
             { _, name, data in
-                let box = Unmanaged<NameOwnerBox>.fromOpaque(data!).takeUnretainedValue()
                 let owned = String(cString: name!)
-                MainActor.assumeIsolated { box.server?.ownedName = owned }
+                MainActor.assumeIsolated { ValueBox<NameOwner>.value(data).server?.ownedName = owned }
             },
             { _, _, data in
-                let box = Unmanaged<NameOwnerBox>.fromOpaque(data!).takeUnretainedValue()
                 MainActor.assumeIsolated {
-                    guard let server = box.server, box.fallback, server.ownedName == nil else { return }
+                    let owner = ValueBox<NameOwner>.value(data)
+                    guard let server = owner.server, owner.fallback, server.ownedName == nil else { return }
                     g_bus_unown_name(server.nameOwnerID)
                     server.ownName("\(MPRISServer.busName).instance\(getpid())", fallback: false)
                 }
             },
-            box, { Unmanaged<NameOwnerBox>.fromOpaque($0!).release() })
+            ValueBox(NameOwner(server: self, fallback: fallback)).retained(), CallbackBox.release)
     }
 
     /// The host's own state changed (fullscreen).
@@ -382,9 +380,8 @@ public final class MPRISServer: DBusObjectHandler {
     }
 }
 
-@MainActor
-private final class NameOwnerBox {
+/// Who asked for a bus name, and whether another may be tried when it is taken.
+private struct NameOwner {
     weak var server: MPRISServer?
     let fallback: Bool
-    init(server: MPRISServer, fallback: Bool) { self.server = server; self.fallback = fallback }
 }
