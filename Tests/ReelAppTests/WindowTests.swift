@@ -403,19 +403,37 @@ final class WindowTests: XCTestCase {
         _ = app.screenshot("open-dialog")
     }
 
+    /// The keys change what is heard, not only the Volume property: the level on the sink's
+    /// monitor drops by the volume's ratio (linear: 0.9 is −0.92 dB), M silences and M again
+    /// brings the sound back at the volume it had.
     func testVolumeAndMuteKeysAndScrollingOverTheSlider() throws {
         let app = try ReelApp([Paths.media("tone-30s.webm")])
+        let recorder = try SoundRecorder()
         app.waitForPlaying()
         app.resize(width: 960, height: 600)
         let volume = { (try? app.property("Volume"))?.doubleValue ?? -1 }
+        XCTAssertEqual(volume(), 1, "full volume to start from")
+        let full = recorder.levelOnceChanged()
+        XCTAssertGreaterThan(full, 1000, "the tone is heard")
         app.key("Down", "Down")
         eventually("Down lowers the volume") { abs(volume() - 0.9) < 0.001 }
+        let lowered = SoundRecorder.decibels(recorder.levelOnceChanged(), relativeTo: full)
         app.key("Up")
         eventually("Up raises it") { abs(volume() - 0.95) < 0.001 }
+        let raised = SoundRecorder.decibels(recorder.levelOnceChanged(), relativeTo: full)
         app.key("m")
         eventually("M mutes") { volume() == 0 }
+        let muted = recorder.levelOnceChanged()
         app.key("m")
         eventually("M unmutes") { abs(volume() - 0.95) < 0.001 }
+        let unmuted = SoundRecorder.decibels(recorder.levelOnceChanged(), relativeTo: full)
+        _ = recorder.stop()
+        print(String(format: "volume keys heard: 0.9 → %+.2f dB, 0.95 → %+.2f dB, muted RMS %.0f, unmuted %+.2f dB",
+                     lowered, raised, muted, unmuted))
+        XCTAssertEqual(lowered, 20 * log10(0.9), accuracy: 0.3, "Down Down: the sound is 0.92 dB quieter")
+        XCTAssertEqual(raised, 20 * log10(0.95), accuracy: 0.3, "Up: 0.46 dB under full")
+        XCTAssertLessThan(muted, 30, "M: silence")
+        XCTAssertEqual(unmuted, 20 * log10(0.95), accuracy: 0.3, "M again: the sound back at 0.95")
         // Scrolling over the slider steps by the skip interval (10 s): down goes back.
         try app.player("SetPosition", [.objectPath(app.metadata["mpris:trackid"]?.stringValue ?? ""), .int64(15_000_000)])
         eventually("at 15 s") { abs(app.position - 15) < 1 }

@@ -46,6 +46,39 @@ public final class SoundRecorder {
              between: { usleep(20_000) }) { self.duration >= seconds }
     }
 
+    /// The samples recorded from `start` seconds on (to `end`, or to now), while the recording
+    /// goes on (interleaved, with more than one channel).
+    public func samples(from start: Double, to end: Double? = nil) -> [Int16] {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
+        defer { try? handle.close() }
+        let frameBytes = MemoryLayout<Int16>.size * channels
+        try? handle.seek(toOffset: UInt64(max(0, Int(start * Double(rate))) * frameBytes))
+        let data = end.map { handle.readData(ofLength: max(0, Int(($0 - start) * Double(rate))) * frameBytes) }
+            ?? handle.readDataToEndOfFile()
+        return data.prefix(data.count / frameBytes * frameBytes).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// The level of what is heard once a change made now (a volume, a mute) has reached the
+    /// output: `settle` is the sound device's buffer (200 ms) and a margin, waited for in
+    /// recorded sound; then the RMS level of the `seconds` after it.
+    public func levelOnceChanged(settle: Double = 0.4, over seconds: Double = 0.3,
+                                 file: StaticString = #filePath, line: UInt = #line) -> Double {
+        let from = duration + settle
+        waitUntilRecorded(seconds: from + seconds, file: file, line: line)
+        return Self.rms(samples(from: from, to: from + seconds))
+    }
+
+    /// The RMS level of samples.
+    public static func rms<C: Collection>(_ samples: C) -> Double where C.Element == Int16 {
+        guard !samples.isEmpty else { return 0 }
+        return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+    }
+
+    /// `level` against `reference`, in decibels.
+    public static func decibels(_ level: Double, relativeTo reference: Double) -> Double {
+        20 * log10(max(level, 1e-9) / max(reference, 1e-9))
+    }
+
     /// Stops and returns the samples recorded (interleaved, with more than one channel).
     public func stop() -> [Int16] {
         process.terminate()
