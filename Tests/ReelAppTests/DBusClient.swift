@@ -153,6 +153,20 @@ final class DBusClient {
         }
     }
 
+    /// Pumps until `condition` holds of the signals kept so far (consuming none), or `timeout`
+    /// passes; says whether it held.
+    @discardableResult
+    func pump(until condition: ([DBusSignal]) -> Bool, timeout: TimeInterval = 5) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        collectQueuedSignals()
+        while !condition(signals) {
+            guard Date() < end else { return false }
+            _ = dbus_connection_read_write(connection, 50)
+            collectQueuedSignals()
+        }
+        return true
+    }
+
     /// Pumps until a signal matching `predicate` (among those not yet consumed) arrives.
     @discardableResult
     func waitForSignal(timeout: TimeInterval = 5, _ predicate: (DBusSignal) -> Bool) -> DBusSignal? {

@@ -15,6 +15,20 @@ final class MPRISTests: XCTestCase {
         return app
     }
 
+    /// Pumps until the item titled `title` has sent its last Metadata change of a start: the one
+    /// with its picture (`mpris:artUrl`, a frame when the file has no cover, about a second in).
+    private func waitForTheLastChangeOfAStart(_ app: ReelApp, _ title: String,
+                                              file: StaticString = #filePath, line: UInt = #line) {
+        let done = app.bus.pump(until: { signals in
+            signals.contains { signal in
+                guard signal.member == "PropertiesChanged", signal.arguments.count > 1,
+                      let metadata = signal.arguments[1].dictionary["Metadata"]?.dictionary else { return false }
+                return metadata["xesam:title"]?.stringValue == title && metadata["mpris:artUrl"] != nil
+            }
+        }, timeout: 10)
+        XCTAssertTrue(done, "\(title): no Metadata change with its picture within 10 s", file: file, line: line)
+    }
+
     private func seekedPositions(_ app: ReelApp) -> [Double] {
         app.bus.signals.filter { $0.member == "Seeked" }.compactMap { $0.arguments.first?.int64Value }.map { Double($0) / 1e6 }
     }
@@ -112,15 +126,15 @@ final class MPRISTests: XCTestCase {
         app.waitForPlaying("clip-vp9")
         try app.player("Pause")
         try app.player("Play")
-        app.bus.pump(for: 1.5)
+        app.bus.pump(for: 1.5)  // an observation window: no Seeked may come over it
         XCTAssertEqual(seekedPositions(app), [])
     }
 
     func testSteadyPlaybackSendsNoPropertiesChanged() throws {
         let app = try start()
-        app.bus.pump(for: 1)
+        waitForTheLastChangeOfAStart(app, "tone-30s")
         app.bus.clearSignals()
-        app.bus.pump(for: 5)
+        app.bus.pump(for: 5)  // an observation window: nothing may change over it
         let changes = app.bus.signals.filter { $0.member == "PropertiesChanged" }
         XCTAssertEqual(changes.count, 0, "nothing changes while a file plays: \(changes.map(\.arguments))")
         XCTAssertGreaterThan(app.position, 5)
@@ -133,7 +147,7 @@ final class MPRISTests: XCTestCase {
         eventually("paused") { app.status == "Paused" }
         try app.player("Next")
         app.waitForPlaying("clip-vp9")
-        app.bus.pump(for: 1)
+        waitForTheLastChangeOfAStart(app, "clip-vp9")
         let changes = app.bus.signals.filter { $0.member == "PropertiesChanged" }
         XCTAssertFalse(changes.isEmpty)
         for change in changes {
@@ -164,7 +178,7 @@ final class MPRISTests: XCTestCase {
                                         [.objectPath(track), .int64(31_000_000)]] {
             try app.player("SetPosition", ignored)
         }
-        app.bus.pump(for: 1)
+        app.bus.pump(for: 1)  // an observation window: no Seeked may come over it
         XCTAssertEqual(seekedPositions(app), [], "stale track ids and out-of-range positions are ignored")
         XCTAssertLessThan(app.position, 5)
 

@@ -60,6 +60,9 @@ final class RateChangeTests: XCTestCase {
 
     // MARK: Measuring
 
+    /// The sound device's buffer (pulsesink's, in the test session): a change is heard this late.
+    private static let soundBuffer = 0.2
+
     private struct Stretch {
         var speed: Double
         var largestStepBack: Double
@@ -110,8 +113,9 @@ final class RateChangeTests: XCTestCase {
         var stretches: [(rate: Double, range: Range<Int>, stretch: Stretch)] = []
         for rate in rates {
             try app.setProperty("Rate", .variantDouble(rate))
-            // The change reaches what is heard within the sound device's buffer (200 ms).
-            Thread.sleep(forTimeInterval: 0.4)  // a settling time that is part of the measurement
+            // A named delay: the change reaches what is heard within the sound device's buffer
+            // (200 ms). The stretch measured starts after it and a margin, counted in sound recorded.
+            recorder.waitUntilRecorded(seconds: recorder.duration + Self.soundBuffer + 0.2, file: file, line: line)
             let from = Int(recorder.duration * Double(SoundRecorder.sampleRate))
             let stretch = try measure(app, seconds: 1.2)
             let to = Int(recorder.duration * Double(SoundRecorder.sampleRate))

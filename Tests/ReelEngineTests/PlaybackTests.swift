@@ -48,8 +48,11 @@ final class PlaybackTests: EngineTestCase {
         let normal = advance(over: 2)
         XCTAssertGreaterThanOrEqual(positions.count, 8, "at least 4 updates a second")
         XCTAssertEqual(positions, positions.sorted(), "position never goes back while playing")
+        let changedAt = player.model.position
         player.model.setRate(1.5)
-        runMainLoop(for: 0.5)
+        // The position follows what is heard: the sound already buffered (the device's 200 ms)
+        // plays at the old speed. Measured from once it has played out.
+        waitUntil("the sound buffered before the change played out") { player.model.position > changedAt + 0.3 }
         let faster = advance(over: 2)
         XCTAssertEqual(normal, 1, accuracy: 0.15)
         XCTAssertEqual(faster / normal, 1.5, accuracy: 0.15)
@@ -139,7 +142,7 @@ final class PlaybackTests: EngineTestCase {
             player.model.pause()
             waitUntil("paused, \(Int(delay * 1000)) ms into a seek") { player.model.status == .paused }
             let position = player.model.position
-            runMainLoop(for: 0.3)
+            runMainLoop(for: 0.3)  // an observation window: the position must not move over it
             XCTAssertEqual(player.model.position, position, accuracy: 0.01, "it really is paused")
             player.model.play()
             waitUntil("playing again") { player.model.status == .playing }
@@ -168,7 +171,9 @@ final class PlaybackTests: EngineTestCase {
 
         player.model.open([Paths.mediaURI("clip-vp9.webm")])
         player.waitForPlaying()
-        runMainLoop(for: 0.3)
+        // As above: from the first tick past the start.
+        let started = player.model.position
+        waitUntil("the next item advancing") { player.model.position > started }
         let start2 = player.model.position, startTime2 = Date()
         runMainLoop(for: 1.5)
         XCTAssertEqual((player.model.position - start2) / Date().timeIntervalSince(startTime2), 1.8, accuracy: 0.2,
@@ -210,10 +215,14 @@ final class PlaybackTests: EngineTestCase {
         // The branch is detached a second later (GstPlayEngine.applyVideoTrackSwitch); frames
         // already on their way may still land.
         waitUntil("video branch detached", timeout: 3) { !player.engine.isVideoBranchAttached }
-        runMainLoop(for: 0.5)
+        var received = frames.received, since = Date()
+        waitUntil("frames stopped arriving (none for 0.5 s)") {
+            if frames.received != received { (received, since) = (frames.received, Date()) }
+            return Date().timeIntervalSince(since) >= 0.5
+        }
         let before = frames.received
         let position = player.model.position
-        runMainLoop(for: 1.5)
+        runMainLoop(for: 1.5)  // an observation window: no frame may arrive over it, and the sound plays on
         XCTAssertEqual(frames.received, before, "no frames decoded while hidden")
         XCTAssertGreaterThan(player.model.position, position + 1, "audio keeps the clock going")
         XCTAssertEqual(player.model.status, .playing)
@@ -256,7 +265,9 @@ final class PlaybackTests: EngineTestCase {
         player.model.pause()
         waitUntil("paused") { player.model.status == .paused }
         player.model.setVideoVisible(false)
-        runMainLoop(for: 2.5)  // past the detach delay
+        // The subject is a delay: a detach would come `detachDelay` (1 s) after it was asked
+        // for, so nothing must happen over all of it, and a margin.
+        runMainLoop(for: VideoBranch.detachDelay + 1.5)
         XCTAssertTrue(player.engine.isVideoBranchAttached, "no switch while paused")
         player.model.play()
         waitUntil("detached once playing", timeout: 4) { !player.engine.isVideoBranchAttached }
