@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import ReelTestSupport
+import XCTest
+
+// Other programs the app tests run: commands (with a deadline), C helpers built for
+// LD_PRELOAD, the fixtures in Fixtures/, and text read from their pipes.
+
+/// Runs a command to completion. Every command gets a 20 s deadline: a stuck tool fails a test
+/// instead of hanging the suite.
+private func runCommand(_ executable: String, _ arguments: [String], environment: [String: String],
+                        includeErrors: Bool) -> (status: Int32, output: Data) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["20", executable] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = includeErrors ? pipe : FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return (-1, Data("\(error)".utf8)) }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, data)
+}
+
+/// Runs a command and returns its status and what it printed (standard output and error).
+@discardableResult
+func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
+    let result = runCommand(executable, arguments, environment: environment, includeErrors: true)
+    return (result.status, String(decoding: result.output, as: UTF8.self))
+}
+
+/// Runs a command and returns its standard output as bytes.
+func runData(_ executable: String, _ arguments: [String]) -> Data {
+    runCommand(executable, arguments, environment: [:], includeErrors: false).output
+}
+
+/// Builds one of `meson_helpers/`' C files into a library for LD_PRELOAD, once per test run.
+func preloadLibrary(_ name: String, packages: [String] = []) -> String {
+    let library = FileManager.default.temporaryDirectory.appendingPathComponent("reel-\(name)-\(getpid()).so").path
+    guard !FileManager.default.fileExists(atPath: library) else { return library }
+    let source = Paths.packageRoot.appendingPathComponent("meson_helpers/\(name).c").path
+    let flags = packages.isEmpty ? "" : "$(pkg-config --cflags --libs \(packages.joined(separator: " ")))"
+    let build = shell("/bin/sh", ["-c", "cc -shared -fPIC -O2 -o '\(library)' '\(source)' \(flags) -ldl"])
+    precondition(build.status == 0, "could not build \(name): \(build.output)")
+    return library
+}
+
+/// Text another thread appends to (a pipe's readability handler) while a test reads it.
+final class SharedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
+    var value: String { lock.withLock { text } }
+}
+
+/// A helper program from Fixtures/ (a drag source, a session manager, a media server), stopped
+/// when the test lets go of it. `firstLine` is what it printed first (a port, say), when waited for.
+final class Fixture {
+    let process = Process()
+    private(set) var firstLine = ""
+
+    init(_ name: String, _ arguments: [String], waitForFirstLine: Bool = false,
+         file: StaticString = #filePath, line: UInt = #line) throws {
+        process.executableURL = Paths.packageRoot.appendingPathComponent("Tests/ReelAppTests/Fixtures/\(name)")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = waitForFirstLine ? pipe : FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard waitForFirstLine else { return }
+        let reader = pipe.fileHandleForReading
+        var bytes = Data()
+        // The fixture prints its line as soon as it is ready; a few seconds is plenty.
+        let deadline = Date().addingTimeInterval(10)
+        while !bytes.contains(10), Date() < deadline, process.isRunning {
+            bytes.append(reader.availableData)
+        }
+        firstLine = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if firstLine.isEmpty { XCTFail("\(name) printed nothing", file: file, line: line) }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
