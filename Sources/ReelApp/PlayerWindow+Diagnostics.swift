@@ -3,7 +3,7 @@ import ReelDiagnostics
 
 /// The window's parts, as the diagnostics read them (see `DiagnosableWindow`).
 extension PlayerWindow: DiagnosableWindow {
-    var messageShown: String { stage.videoView.errorShown ?? lastToast ?? "" }
+    var messageShown: String { stage.videoView.errorShown ?? toasts.lastMessage ?? "" }
     var toastShown: String { toasts.shownMessage ?? "" }
     var bufferingIndicator: Widget { stage.bufferingIndicator }
     var controlsRevealer: Widget { stage.controlsRevealer }

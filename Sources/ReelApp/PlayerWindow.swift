@@ -13,7 +13,6 @@ import ReelGLib
 final class PlayerWindow {
     let window: Widget
     let model: PlayerModel
-    private(set) var lastToast: String?
     private let header: (bar: Widget, title: Widget, menu: MainMenu)
     let toasts: Toasts
     /// The empty state, or the player.
@@ -27,10 +26,13 @@ final class PlayerWindow {
     private var observation: PlayerModel.Observation?
     private var visibility: VisibilityWatcher?
     private weak var application: ReelApplication?
+    /// Fullscreen, the side panel, the skip interval: GTK is made to follow it.
+    private let state: WindowState
 
     init(application: ReelApplication, model: PlayerModel, frameSink: FrameSink) {
         self.model = model
         self.application = application
+        state = application.windowState
         window = adw_application_window_new(gcast(application.app))!
         UI.addClasses(window, "reel-window")
         gtk_window_set_default_size(gcast(window), 960, 600)  // the schema's defaults, remembered from then on:
@@ -43,14 +45,14 @@ final class PlayerWindow {
         frameSink.expectRoom(width: width, height: height)
 
         header = Self.headerBar()
-        stage = PlayerStage(model: model, paintable: frameSink.paintable.pointer, skipInterval: { [weak application] in
-            application?.skipInterval ?? Seconds(Settings.defaultSkipInterval)
-        })
+        stage = PlayerStage(model: model, paintable: frameSink.paintable.pointer, skipInterval: { [state] in state.skipInterval })
         content = gtk_stack_new()!
         gtk_stack_add_named(gcast(content), Self.emptyPage(), "empty")
         gtk_stack_add_named(gcast(content), stage.widget, "player")
         gtk_widget_set_vexpand(content, 1)
-        side = SidePanel(model: model) { [weak application] in application?.sidePanelChanged() }
+        side = SidePanel(model: model) { [state] page in
+            if state.sidePanel != nil { state.sidePanel = page }
+        }
         queueFlap = Self.flap(content: content, flap: side.widget)
 
         toasts = Toasts(child: UI.box(GTK_ORIENTATION_VERTICAL, [header.bar, queueFlap]))
@@ -63,30 +65,17 @@ final class PlayerWindow {
         installKeys(application.commandTable)
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
         installShortcutsAction()
-        showSkipInterval(Int(application.skipInterval))
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
-        connectMainSignal(window, "notify::fullscreened") { [weak self, weak application] _ in
-            // Fullscreen is the video alone: no header bar; the controls come and go as usual.
-            if let self { gtk_widget_set_visible(self.header.bar, self.isFullscreen ? 0 : 1) }
-            application?.windowStateChanged()
-        }
-        connectMainSignal(window, "notify::focus-widget") { [weak self, weak application] _ in
-            guard let self else { return }
-            let focus = gtk_window_get_focus(gcast(self.window))
-            application?.setTyping(focus.map { g_type_check_instance_is_a(gcast($0), gtk_editable_get_type()) != 0 } ?? false)
-        }
-        // A folded queue also closes by a click beside it: the action's state follows the flap.
-        connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self, weak application] _ in
-            if self != nil { application?.sidePanelChanged() }
-        }
+        followState()
         connectMainSignal(window, "close-request") { [weak self, weak application] args in
             let hide = application?.shouldHideInsteadOfClosing() ?? false
             if hide, let self { gtk_widget_set_visible(self.window, 0) }
             args.setReturn(hide)
         }
-        visibility = VisibilityWatcher(window: window, videoPaintable: frameSink.paintable.pointer) { [weak self, weak application] visible in
-            application?.videoVisibilityChanged(visible: visible, hiddenByDesktop: self?.visibility?.isHiddenByDesktop ?? false)
-            self?.updateIdleInhibit()
+        visibility = VisibilityWatcher(window: window, videoPaintable: frameSink.paintable.pointer) { [weak self] visible in
+            guard let self else { return }
+            model.setVideoVisible(visible, hiddenByDesktop: self.visibility?.isHiddenByDesktop ?? false)
+            self.updateIdleInhibit()
         }
         refresh()
         stage.update(.status)
@@ -145,10 +134,44 @@ final class PlayerWindow {
     }
 
 
-    /// The control bar's tooltips and the shortcuts window name the skip interval (a setting).
-    func showSkipInterval(_ seconds: Int) {
-        stage.controls.showSkipInterval(seconds)
-        if gtk_application_window_get_help_overlay(gcast(window)) != nil { buildShortcuts() }
+    /// GTK follows the window state, and what the desktop or the user changes in GTK goes back
+    /// to it: a window manager leaving fullscreen, a click beside the folded panel closing it.
+    private func followState() {
+        state.observe { [weak self] change in self?.show(change) }
+        for change in [WindowState.Change.fullscreen, .sidePanel, .skipInterval] { show(change) }
+        connectMainSignal(window, "notify::fullscreened") { [weak self] _ in
+            guard let self else { return }
+            let fullscreen = gtk_window_is_fullscreen(gcast(self.window)) != 0
+            // Fullscreen is the video alone: no header bar; the controls come and go as usual.
+            gtk_widget_set_visible(self.header.bar, fullscreen ? 0 : 1)
+            self.state.isFullscreen = fullscreen
+        }
+        connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self] _ in
+            guard let self else { return }
+            self.state.sidePanel = adw_flap_get_reveal_flap(gcast(self.queueFlap)) != 0 ? self.side.page : nil
+        }
+        connectMainSignal(window, "notify::focus-widget") { [weak self] _ in
+            guard let self else { return }
+            let focus = gtk_window_get_focus(gcast(self.window))
+            self.state.isTyping = focus.map { g_type_check_instance_is_a(gcast($0), gtk_editable_get_type()) != 0 } ?? false
+        }
+    }
+
+    private func show(_ change: WindowState.Change) {
+        switch change {
+        case .fullscreen:
+            guard state.isFullscreen != (gtk_window_is_fullscreen(gcast(window)) != 0) else { return }
+            if state.isFullscreen { gtk_window_fullscreen(gcast(window)) } else { gtk_window_unfullscreen(gcast(window)) }
+        case .sidePanel:
+            if let page = state.sidePanel { side.page = page }
+            adw_flap_set_reveal_flap(gcast(queueFlap), state.sidePanel == nil ? 0 : 1)
+        case .skipInterval:
+            // The control bar's tooltips and the shortcuts window name it.
+            stage.controls.showSkipInterval(Int(state.skipInterval))
+            if gtk_application_window_get_help_overlay(gcast(window)) != nil { buildShortcuts() }
+        case .typing:
+            break
+        }
     }
 
     /// GtkApplicationWindow's win.show-help-overlay, with the shortcuts window built when it is
@@ -175,29 +198,15 @@ final class PlayerWindow {
         g_object_unref(UnsafeMutableRawPointer(shortcuts))
     }
 
-    private var isSidePanelShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 }
-    var isQueueShown: Bool { isSidePanelShown && side.page == .queue }
-    var isTranscriptShown: Bool { isSidePanelShown && side.page == .transcript }
-
-    /// Shows the side panel at `page`, or hides it if that page is the one shown.
-    func setSidePanel(_ page: SidePanel.Page, shown: Bool) {
-        if shown { side.page = page }
-        if shown || side.page == page { adw_flap_set_reveal_flap(gcast(queueFlap), shown ? 1 : 0) }
-    }
-
-    func setQueueShown(_ shown: Bool) { setSidePanel(.queue, shown: shown) }
+    /// What GTK shows, for the diagnostics (the window state says what it should show).
+    var isQueueShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 && side.page == .queue }
+    var isTranscriptShown: Bool { adw_flap_get_reveal_flap(gcast(queueFlap)) != 0 && side.page == .transcript }
 
     /// Ctrl+F: the search field of the queue, while it is shown; otherwise of the transcript.
     func find() {
-        if isQueueShown { return side.queue.focusSearch() }
-        setSidePanel(.transcript, shown: true)
+        if state.sidePanel == .queue { return side.queue.focusSearch() }
+        state.sidePanel = .transcript
         gtk_widget_grab_focus(side.transcript.search)
-    }
-
-    var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
-
-    func setFullscreen(_ fullscreen: Bool) {
-        if fullscreen { gtk_window_fullscreen(gcast(window)) } else { gtk_window_unfullscreen(gcast(window)) }
     }
 
     // MARK: Model → view
@@ -264,11 +273,8 @@ final class PlayerWindow {
     }
 
     func showToast(_ message: String, button: String? = nil, action: String? = nil) {
-        lastToast = message
         toasts.show(message, button: button, action: action)
     }
-
-    func toggleFullscreen() { setFullscreen(!isFullscreen) }
 
     /// Double-click on the video toggles fullscreen (Escape leaves it: a command).
     private func installFullscreenGestures(on widget: Widget) {
@@ -276,7 +282,7 @@ final class PlayerWindow {
         connectMainSignal(UnsafeMutableRawPointer(click), "pressed") { [weak self] args in
             // Every second press: quick double-clicks in a row count on (3, 4…) in GTK.
             let presses = args.int(1)
-            if presses >= 2, presses % 2 == 0 { self?.toggleFullscreen() }
+            if presses >= 2, presses % 2 == 0 { self?.state.isFullscreen.toggle() }
         }
         gtk_widget_add_controller(widget, gcast(click))
     }

@@ -9,12 +9,10 @@ import ReelGLib
 extension ReelApplication {
     func installActions(_ model: PlayerModel) {
         commandTable = commands(model)
-        var stateful: [(OpaquePointer, @MainActor () -> OpaquePointer)] = []
         for command in commandTable {
             switch command.effect {
             case .run(let run):
-                let action = add(command.name, parameter: command.parameter, state: command.state?(), run)
-                if let state = command.state { stateful.append((action, state)) }
+                add(command.name, parameter: command.parameter, state: command.state?(), run)
             case .toggles(let key):
                 if let action = settings?.action(key) {
                     g_action_map_add_action(OpaquePointer(app), action)
@@ -26,15 +24,19 @@ extension ReelApplication {
                 withCStringArray(command.allKeys) { gtk_application_set_accels_for_action(gcast(app), command.action, $0) }
             }
         }
-        // Stateful actions follow what they show (menus check them); GSimpleAction tells only real changes.
-        refreshActionStates = {
-            for (action, state) in stateful { g_simple_action_set_state(action, state()) }
-        }
         model.observe { [weak self] change in
             switch change {
             case .position, .subtitle, .gap, .seeked: break
             default: self?.refreshActionStates()
             }
+        }
+    }
+
+    /// Stateful actions follow what they show (menus check them); GSimpleAction tells only real changes.
+    func refreshActionStates() {
+        for command in commandTable {
+            guard let state = command.state, let action = g_action_map_lookup_action(OpaquePointer(app), command.name) else { continue }
+            g_simple_action_set_state(gcast(action), state())
         }
     }
 
@@ -51,7 +53,7 @@ extension ReelApplication {
 
     /// Adds an application action; with a `state`, a stateful one menus show checked.
     private func add(_ name: String, parameter: String?, state: OpaquePointer?,
-                     _ handler: @escaping @MainActor (OpaquePointer?) -> Void) -> OpaquePointer {
+                     _ handler: @escaping @MainActor (OpaquePointer?) -> Void) {
         let type: OpaquePointer? = parameter.flatMap { g_variant_type_new($0) }
         let action = (state.map { g_simple_action_new_stateful(name, type, $0) } ?? g_simple_action_new(name, type))!
         if let type { g_variant_type_free(type) }
@@ -60,7 +62,6 @@ extension ReelApplication {
         }
         g_action_map_add_action(OpaquePointer(app), action)
         g_object_unref(UnsafeMutableRawPointer(action))
-        return action
     }
 
     /// While a text field (a search) has the keyboard, keys it types are its own: GTK hands

@@ -14,7 +14,8 @@ extension ReelApplication {
 
     private func playbackCommands(_ model: PlayerModel) -> [Command] {
         let screenshots = Screenshots(model: model) { [weak self] in self?.window }
-        let seconds = { [weak self] in Int(self?.skipInterval ?? Seconds(Settings.defaultSkipInterval)) }
+        let state = windowState
+        let seconds = { Int(state.skipInterval) }
         return [
             Command("app.play-pause", keys: ["space", "k"], alternativeKeys: ["AudioPlay"], row: .init(.playback, tr("Play or pause"))) {
                 model.togglePlayPause()
@@ -24,11 +25,11 @@ extension ReelApplication {
             Command("app.stop", alternativeKeys: ["AudioStop"]) { model.stop() },
             Command("app.skip-backward", keys: ["Left", "j"],
                     row: .init(.playback, String(format: trn("Back %d second", "Back %d seconds", seconds()), seconds()))) {
-                [weak self] in if let self { model.skip(by: -self.skipInterval) }
+                model.skip(by: -state.skipInterval)
             },
             Command("app.skip-forward", keys: ["Right", "l"],
                     row: .init(.playback, String(format: trn("Forward %d second", "Forward %d seconds", seconds()), seconds()))) {
-                [weak self] in if let self { model.skip(by: self.skipInterval) }
+                model.skip(by: state.skipInterval)
             },
             Command("app.step-backward", keys: ["<Shift>Left"], row: .init(.playback, tr("Back or forward 1 second"))) {
                 model.skip(by: -1)
@@ -93,10 +94,8 @@ extension ReelApplication {
     /// The subtitle tracks, the learner's line modes and the transcript.
     private func subtitleCommands(_ model: PlayerModel) -> [Command] { [
         Command("app.show-transcript", keys: ["t"], row: .init(.subtitles, tr("Show the transcript")),
-                state: { [weak self] in g_variant_new_boolean(self?.window?.isTranscriptShown == true ? 1 : 0) }) {
-            [weak self] in
-            guard let window = self?.window else { return }
-            window.setSidePanel(.transcript, shown: !window.isTranscriptShown)
+                state: { [windowState] in g_variant_new_boolean(windowState.sidePanel == .transcript ? 1 : 0) }) {
+            [windowState] in windowState.toggleSidePanel(.transcript)
         },
         Command("app.find", keys: ["<Control>f"], row: .init(.subtitles, tr("Search the queue or the transcript"))) {
             [weak self] in self?.window?.find()
@@ -132,10 +131,8 @@ extension ReelApplication {
                 model.previous()
             },
             Command("app.show-queue", keys: ["F9"], row: .init(.queue, tr("Show the queue")),
-                    state: { [weak self] in g_variant_new_boolean(self?.window?.isQueueShown == true ? 1 : 0) }) {
-                [weak self] in
-                guard let window = self?.window else { return }
-                window.setQueueShown(!window.isQueueShown)
+                    state: { [windowState] in g_variant_new_boolean(windowState.sidePanel == .queue ? 1 : 0) }) {
+                [windowState] in windowState.toggleSidePanel(.queue)
             },
             Command("app.shuffle", state: { g_variant_new_boolean(model.queue.shuffle ? 1 : 0) }) {
                 model.setShuffle(!model.queue.shuffle)
@@ -152,11 +149,11 @@ extension ReelApplication {
 
     private func windowCommands(_ model: PlayerModel) -> [Command] { [
         Command("app.toggle-fullscreen", keys: ["f", "F11"], row: .init(.window, tr("Fullscreen (or double-click the video)"))) {
-            [weak self] in self?.window?.toggleFullscreen()
+            [windowState] in windowState.isFullscreen.toggle()
         },
         // Bubbled: a popover or a search field, focused, takes Escape first.
         Command("app.leave-fullscreen", keys: ["Escape"], catching: .bubble, row: .init(.window, tr("Leave fullscreen"))) {
-            [weak self] in self?.window?.setFullscreen(false)
+            [windowState] in windowState.isFullscreen = false
         },
         Command("app.open", keys: ["<Control>o"], row: .init(.window, tr("Open files"))) { [weak self] in
             self?.showWindowIfHidden()

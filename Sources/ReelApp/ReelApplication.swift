@@ -28,9 +28,8 @@ final class ReelApplication {
     var openDialogs: [String: Widget] = [:]
     /// Every command, its keys and its action (`ReelApplication+Commands`).
     var commandTable: [Command] = []
-    /// Sets each stateful action's state to what it shows now.
-    var refreshActionStates: @MainActor () -> Void = {}
-    var skipInterval: Seconds { settings?.skipInterval ?? Seconds(Settings.defaultSkipInterval) }
+    /// Fullscreen, the side panel, the skip interval, typing: the window's state, owned here.
+    let windowState = WindowState(skipInterval: Seconds(Settings.defaultSkipInterval))
     var isNightModeAvailable: Bool { player?.engine.isNightModeAvailable ?? false }
 
     init() {
@@ -238,10 +237,9 @@ final class ReelApplication {
         let applyNightMode: @MainActor () -> Void = { engine.setNightMode(settings.nightMode) }
         applyNightMode()
         settings.observe([.nightMode], applyNightMode)
-        settings.observe([.skipInterval]) { [weak self] in
-            guard let self else { return }
-            self.window?.showSkipInterval(Int(self.skipInterval))
-        }
+        let windowState = windowState
+        windowState.skipInterval = settings.skipInterval
+        settings.observe([.skipInterval]) { windowState.skipInterval = settings.skipInterval }
         // Speed and volume are remembered across runs; what was played goes to the desktop's
         // recent files.
         model.observe { change in
@@ -267,6 +265,15 @@ final class ReelApplication {
         installActions(model)
         UI.loadCSS(Style.css)
         startMPRIS(model)
+        windowState.observe { [weak self] change in
+            guard let self else { return }
+            switch change {
+            case .sidePanel: self.refreshActionStates()
+            case .fullscreen: self.mpris?.hostChanged()
+            case .typing: self.setTyping(self.windowState.isTyping)
+            case .skipInterval: break
+            }
+        }
         if let connection = g_application_get_dbus_connection(gcast(app)) {
             diagnostics = Diagnostics.start(connection: connection, engine: engine, model: model) { [weak self] in self?.window }
         }
@@ -305,11 +312,6 @@ final class ReelApplication {
 
     // MARK: Background playback
 
-    /// Nothing of the video can be seen (minimized, hidden) or it can again.
-    func videoVisibilityChanged(visible: Bool, hiddenByDesktop: Bool) {
-        player?.model.setVideoVisible(visible, hiddenByDesktop: hiddenByDesktop)
-    }
-
     /// Closing the window while playing keeps the sound going when the user chose so; Raise
     /// (from the desktop's media controls) brings the window back.
     func shouldHideInsteadOfClosing() -> Bool {
@@ -331,10 +333,10 @@ extension ReelApplication: MPRISHost {
         g_application_quit(gcast(app))
     }
 
-    var isFullscreen: Bool { window?.isFullscreen ?? false }
+    var isFullscreen: Bool { windowState.isFullscreen }
 
     func setFullscreen(_ fullscreen: Bool) {
-        window?.setFullscreen(fullscreen)
+        windowState.isFullscreen = fullscreen
     }
 
     func currentFramePNG() -> [UInt8]? {
@@ -344,16 +346,5 @@ extension ReelApplication: MPRISHost {
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
-    }
-
-    /// The window reports its side panel opening, closing or changing page here: the actions'
-    /// states show it.
-    func sidePanelChanged() {
-        refreshActionStates()
-    }
-
-    /// The window reports fullscreen changes here, for MPRIS.
-    func windowStateChanged() {
-        mpris?.hostChanged()
     }
 }

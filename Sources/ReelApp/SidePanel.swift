@@ -14,7 +14,8 @@ final class SidePanel {
     let transcript: TranscriptPanel
     private let stack: Widget
 
-    init(model: PlayerModel, pageChanged: @escaping @MainActor () -> Void) {
+    /// `pageChanged`: the user picked a page in the switcher.
+    init(model: PlayerModel, pageChanged: @escaping @MainActor (Page) -> Void) {
         queue = QueuePanel(model: model)
         transcript = TranscriptPanel(model: model)
         stack = adw_view_stack_new()!
@@ -31,7 +32,9 @@ final class SidePanel {
         gtk_widget_set_hexpand(panel, 0)
         UI.addClasses(panel, "background")
         widget = panel
-        connectMainSignal(stack, "notify::visible-child-name") { _ in pageChanged() }
+        connectMainSignal(stack, "notify::visible-child-name") { [weak self] _ in
+            if let self { pageChanged(self.page) }
+        }
     }
 
     var page: Page {

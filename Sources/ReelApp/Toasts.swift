@@ -24,6 +24,8 @@ final class Toasts {
     private var waiting: (message: String, button: String?, action: String?)?
     private var dismissHeld = false
     private var tickCallback: guint = 0
+    /// The last message asked for, shown or not yet.
+    private(set) var lastMessage: String?
 
     init(child: Widget) {
         overlay = adw_toast_overlay_new()!
@@ -35,6 +37,7 @@ final class Toasts {
 
     /// Shows `message` (Pango markup is escaped), with a button for `action` if given.
     func show(_ message: String, button: String? = nil, action: String? = nil) {
+        lastMessage = message
         waiting = (message, button, action)
         step()
     }
