@@ -50,8 +50,16 @@ public struct PlaybackQueue: Sendable, Equatable {
     @discardableResult
     public mutating func append(_ uris: [String]) -> [QueueItem] { insert(uris) }
 
+    /// Makes the item `id` current (a jump: picked, or the first of files opened). While
+    /// shuffling it comes next in the play order, so the rest of the round still plays after it:
+    /// opened with shuffle on, files dealt ahead of the first were skipped.
     public mutating func select(id: Int) -> QueueItem? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
+        if shuffle, id != current?.id, let from = order.firstIndex(of: id) {
+            order.remove(at: from)
+            let to = current.flatMap { current in order.firstIndex(of: current.id) }.map { $0 + 1 } ?? 0
+            order.insert(id, at: to)
+        }
         currentIndex = index
         return items[index]
     }

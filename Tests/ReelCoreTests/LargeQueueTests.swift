@@ -51,6 +51,26 @@ final class LargeQueueTests: XCTestCase {
         XCTAssertEqual(played.count, 2_000, "every item of every batch comes once")
     }
 
+    /// Files opened with shuffle on all play, from the first one on, whatever was playing.
+    func testFilesOpenedWhileShufflingAllPlay() async {
+        for alreadyPlaying in [false, true] {
+            let model = PlayerModel(engine: ScriptedEngine(), scheduler: ManualScheduler())
+            model.setShuffle(true)
+            if alreadyPlaying { model.open(["file:///m/long.webm"]) }
+            let opened = Array(library.prefix(10))
+            model.open(opened)
+            var played = [model.currentItem?.uri]
+            while model.queue.nextIndex != nil {
+                model.next()
+                played.append(model.currentItem?.uri)
+            }
+            XCTAssertEqual(played.first, opened.first, "the first file opened plays first")
+            XCTAssertEqual(Set(played.compactMap { $0 }).intersection(opened).count, 10,
+                           "each of the 10 opened plays (already playing: \(alreadyPlaying)): \(played)")
+            XCTAssertEqual(played.count, 10, "and none twice")
+        }
+    }
+
     /// Next, Previous and a jump land where they should at 100,000 as at 10; the times are
     /// logged (the bench measures them from outside, against mpv).
     func testCommandsAtAHundredThousandLandWhereTheyShould() async {
