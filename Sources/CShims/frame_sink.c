@@ -193,7 +193,9 @@ static GstPadProbeReturn place_on_caps(GstPad *pad, GstPadProbeInfo *info, gpoin
   return GST_PAD_PROBE_OK;
 }
 
-/* The idle probe runs at once, in the calling thread, when the pad is idle as it is added;
+/* Workaround (GStreamer 1.22): goes when an idle probe run at once from gst_pad_add_probe holds
+ * the stream back while it runs.
+ * The idle probe runs at once, in the calling thread, when the pad is idle as it is added;
  * GStreamer 1.22 does not hold the stream back meanwhile, and a frame pushed between the two
  * relinks met the deinterlacer's unlinked output: not-linked ended the stream (seen in
  * PictureTests, 2 runs in 5 after BadMediaTests). Such a frame is dropped instead. */

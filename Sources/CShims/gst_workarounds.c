@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Workarounds for GStreamer 1.22 (Debian 12), each named with what it is for: delete one when
-// the GStreamer it works around is no longer the one Reel runs on.
+// Workarounds for GStreamer 1.22 (Debian 12). Each, as every workaround in Reel, starts
+// "Workaround (WHAT VERSION[, URL]):" and says when it goes ("Goes when …"): grep "Workaround (".
 #include "CShims.h"
 
-/* playbin joins the streams of a file with several sound or subtitle tracks in input-selectors
+/* Workaround (GStreamer 1.22.0, likely https://gitlab.freedesktop.org/gstreamer/gstreamer/-/issues/1772):
+ * playbin joins the streams of a file with several sound or subtitle tracks in input-selectors
  * set to keep the tracks not played in step by waiting on the clock, holding their stream
  * locks. Stopping (each item change does) first stops the audio clock, so those waits never
  * end and the stop, which needs the locks, never finishes: GStreamer 1.22 then hangs on the
  * next item (GstPlay's thread in gst_pad_set_active). Keeping them in step by the active
  * track's segment instead waits on a condition that stopping does wake. Only selectors that
  * get a second track are changed: with one track nothing waits, and playbin's own mode is
- * left where it does no harm. */
+ * left where it does no harm. Goes when Reel runs on a GStreamer with
+ * input-selector's shutdown fix (merge request 4098, 1.24; 4099 for 1.22.x). */
 static void use_segment_sync_from_second_track(GstElement *selector, GstPad *pad, gpointer data) {
   (void)data;
   if (GST_PAD_DIRECTION(pad) == GST_PAD_SINK && selector->numsinkpads >= 2)
@@ -28,12 +30,14 @@ void reel_playbin_sync_tracks_by_segment(GstElement *playbin) {
   g_signal_connect(playbin, "element-setup", G_CALLBACK(watch_selector), NULL);
 }
 
-/* Every pulsesink in a process shares one PulseAudio main loop, made when the first opens its
+/* Workaround (GStreamer 1.22's pulsesink):
+ * Every pulsesink in a process shares one PulseAudio main loop, made when the first opens its
  * device and freed when the last closes it. GStreamer 1.22's pulsesink answers a caps query
  * between making its ring buffer and opening its device (or between closing and dropping it)
  * by locking that main loop, which then may not exist: libpulse aborts the process (seen as
  * Reel dying in pa_threaded_mainloop_lock during item changes, from decodebin's caps queries).
- * One sink kept open for the life of the process keeps the main loop alive. */
+ * One sink kept open for the life of the process keeps the main loop alive. Goes when
+ * pulsesink takes its main loop's lock only while the loop exists. */
 static GstElement *pulse_keeper = NULL;
 
 gboolean reel_pulse_keep_main_loop(void) {
@@ -84,11 +88,13 @@ void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, g
   g_thread_unref(g_thread_new("reel-teardown", release_player, remains));
 }
 
-/* A key-unit seek (SNAP_BEFORE) in an MP4 with sound, to a time just at or after a keyframe,
+/* Workaround (GStreamer 1.22's qtdemux):
+ * A key-unit seek (SNAP_BEFORE) in an MP4 with sound, to a time just at or after a keyframe,
  * lands on the keyframe before it, but qtdemux 1.22 starts the segment at the sound's sample
  * there: the decoder decodes every frame from that keyframe on and drops those before the
  * segment, up to a second of frames (100-150 ms at 1080p) for the frame after it. Opening the
- * segment back (its stream times kept) makes the keyframe the frame that comes out. */
+ * segment back (its stream times kept) makes the keyframe the frame that comes out.
+ * Goes when qtdemux starts a key-unit seek's segment at the keyframe (ViewerTests' seek times tell). */
 static GstPadProbeReturn open_segment_back(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
   (void)pad; (void)data;
   GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
@@ -112,12 +118,15 @@ void reel_decode_from_the_keyframe(GstPad *decoder_sink) {
   gst_pad_add_probe(decoder_sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, open_segment_back, NULL, NULL);
 }
 
-/* Switching playbin's video track relinks playsink from a streaming thread once data has reached
+/* Workaround (GStreamer 1.22's playsink):
+ * Switching playbin's video track relinks playsink from a streaming thread once data has reached
  * every one of its inputs, deactivating pads whose stream locks the other streams hold. A sink
  * waiting for preroll (paused, or after a flushing seek or a state change) holds its stream's
  * lock until the pipeline plays: GStreamer 1.22 then deadlocks, the state change that would
  * release it waiting for playsink's lock, which the relink holds. So a switch starts only while
- * the pipeline plays steadily, and nothing flushes or changes state until its relink is done. */
+ * the pipeline plays steadily, and nothing flushes or changes state until its relink is done.
+ * Goes when playsink relinks without holding its lock against a state change (BackgroundTests'
+ * minimize/restore cycles pass without it). */
 gboolean reel_pipeline_is_playing_steadily(GstElement *pipeline) {
   GstState current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING;
   return gst_element_get_state(pipeline, &current, &pending, 0) == GST_STATE_CHANGE_SUCCESS &&

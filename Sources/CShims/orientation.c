@@ -43,8 +43,9 @@ void reel_orientation_matrix(gint method, double width, double height, cairo_mat
 
 void reel_orientation_turn_snapshot(GtkSnapshot *snapshot, gint method, double width, double height) {
   const gint *m = maps[valid(method)];
-  // As a translation, a rotation and a mirror: GTK 4.8's cairo renderer draws those, and not a
-  // general matrix (categorised 3D, it draws its placeholder instead).
+  // As a translation, a rotation and a mirror. Workaround (GTK 4.8's cairo renderer): it draws
+  // those, and not a general matrix (categorised 3D, it draws its placeholder instead).
+  // Goes when Reel draws with GL, or the cairo renderer draws 2D matrices.
   gboolean mirrored = m[0] * m[3] - m[1] * m[2] < 0;
   double c = mirrored ? -m[0] : m[0], s = mirrored ? -m[2] : m[2];
   gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT(m[4] * width, m[5] * height));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pitch-keeping audio filter: scaletempo in a bin that gives it a fresh instance each time
-// the pipeline stops (GStreamer 1.22 workaround).
+// the pipeline stops.
+//
+// Workaround (gst-plugins-good 1.22.0's scaletempo; no upstream report found): goes when
+// gst_scaletempo_stop resets its count of bytes queued.
 //
 // gst-plugins-good 1.22.0's scaletempo frees its sample queue in stop() but keeps the count of
 // bytes queued in it. With the next item's caps, reinit_buffers() trims that stale count to the

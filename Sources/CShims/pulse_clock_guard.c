@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A guard on the clock pulsesink gives the pipeline (workaround for libpulse 16, Debian 12).
+// A guard on the clock pulsesink gives the pipeline.
+//
+// Workaround (libpulse 16.1, https://github.com/mpv-player/mpv/issues/10333): goes when
+// libpulse's time smoother no longer jumps on a quick cork and uncork.
 //
 // libpulse 16's stream time (pa_stream_get_time, interpolated by its time-smoother_2.c) can
 // jump to an absurd value, centuries ahead, when a stream is corked and uncorked in quick

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Keeps the tags pulsesink forwards to PulseAudio short (workaround for GStreamer 1.22's
-// pulsesink and PulseAudio 16, Debian 12).
+// Keeps the tags pulsesink forwards to PulseAudio short.
+//
+// Workaround (GStreamer 1.22's pulsesink with PulseAudio 16): goes when pulsesink bounds the
+// tags it copies into a stream's properties.
 //
 // pulsesink copies a stream's title, artist and a few other tags into its stream's properties,
 // whatever their length. PulseAudio ends the connection of a client whose message passes 64 KiB

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // playbin's text sink: an appsink that keeps out of the pipeline's position.
 //
+// Workaround (GStreamer 1.22's appsink as a text sink): goes when a sparse sink stops answering
+// a position query with its last buffer's place after a seek back.
 // A pipeline answers a position query with the furthest of its sinks' positions. Subtitles are
 // sparse: after a seek back, the text sink, with no line for the new place yet, went on
 // answering with the place of its last line (GStreamer 1.22), and the pipeline's position stood

@@ -8,8 +8,9 @@ typedef struct {
   // to the size it is drawn at.
   int display_width, display_height;
   // The texture's pixels when they are BGRA (cairo's RGB24 on little-endian), for drawing them
-  // with cairo directly: GTK 4.8's cairo renderer downloads every texture through a float
-  // conversion, 4 ms for a 960×540 frame. NULL otherwise.
+  // with cairo directly. Workaround (GTK 4.8's cairo renderer): it downloads every texture
+  // through a float conversion, 4 ms for a 960×540 frame; goes when Reel draws with GL. NULL
+  // otherwise.
   GBytes *bgra;
   int bgra_stride;
   // How the stream's tag says to turn it (a GstVideoOrientationMethod).

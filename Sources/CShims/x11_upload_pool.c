@@ -5,7 +5,9 @@
 #include <cairo-xlib.h>
 #include <gdk/x11/gdkx.h>
 
-/* GTK 4.8's cairo renderer sends each repaint to the X server as an MIT-SHM image from cairo's
+/* Workaround (GTK 4.8's cairo renderer with cairo 1.16): goes when Reel draws with GTK's GL
+ * renderer on X11 too, or cairo keeps its MIT-SHM pool between repaints.
+ * GTK 4.8's cairo renderer sends each repaint to the X server as an MIT-SHM image from cairo's
  * pool. cairo 1.16 makes a pool for an image that fits in none (eight times its size, in powers
  * of two) and destroys the pool as soon as nothing in it is in use. A repaint of a whole
  * 1920×1080 screen found no pool left from the one before: each made, attached and dropped a new

@@ -7,6 +7,8 @@ import Foundation
 /// folder of GTK modules lists that module in a cache of its own, so GIO registers it without
 /// loading it, and the system's copy of the same name is then skipped. The folder comes first in
 /// GTK_PATH only while GTK starts: programs Reel starts get the user's GTK_PATH back.
+/// Workaround (Debian 12's GTK 4.8 package): goes when GTK's media modules come with a
+/// giomodule.cache, or GTK loads them on demand.
 @MainActor
 enum GTKMediaModules {
     /// The user's GTK_PATH while Reel's folder is in it: .some(nil) when they had none.

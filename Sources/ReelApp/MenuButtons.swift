@@ -46,9 +46,9 @@ final class TracksButton {
     let widget: Widget = gtk_menu_button_new()!
     let menu = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
     /// A sound section (empty, and so hidden, unless there is a choice) and a subtitles section,
-    /// whose items are replaced when the tracks change. New sections each time were not all
-    /// freed by GTK 4.8's menu tracker: GObjects counted over 1000 item changes grew by 90
-    /// GMenus, every one a section made here.
+    /// whose items are replaced when the tracks change. Workaround (GTK 4.8's menu tracker): new
+    /// sections each time were not all freed, GObjects counted over 1000 item changes grew by
+    /// 90 GMenus, every one a section made here; goes when that count stays flat.
     private let sections = (sound: ObjectRef<OpaquePointer>(taking: g_menu_new()!),
                             subtitles: ObjectRef<OpaquePointer>(taking: g_menu_new()!),
                             second: ObjectRef<OpaquePointer>(taking: g_menu_new()!))

@@ -109,9 +109,9 @@ final class PlayerWindow {
         adw_status_page_set_title(gcast(empty), tr("Play a Video"))
         adw_status_page_set_description(gcast(empty), UI.escapeMarkup(tr("Drop a video or audio file here, or open one.")))
         let openButton = gtk_button_new_with_mnemonic(tr("_Open…"))!
-        // Workaround: GTK 4.8's gtk_button_set_label sets the accessible label to the text as
-        // written, and its name is that and the mnemonic label's ("_Open… Open…" over AT-SPI).
-        // The label alone names it. Can go when AccessibilityTests pass without it.
+        // Workaround (GTK 4.8): gtk_button_set_label sets the accessible label to the text as
+        // written, and the name is that and the mnemonic label's ("_Open… Open…" over AT-SPI).
+        // The label alone names it. Goes when AccessibilityTests pass without it.
         gtk_accessible_reset_property(gcast(openButton), GTK_ACCESSIBLE_PROPERTY_LABEL)
         gtk_actionable_set_action_name(gcast(openButton), "app.open")
         UI.addClasses(openButton, "pill", "suggested-action")

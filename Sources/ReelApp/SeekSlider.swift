@@ -71,8 +71,8 @@ final class SeekSlider {
     }
 
     /// The trough's span the knob's middle moves along, in the slider's coordinates: GtkScale's
-    /// CSS nodes "trough" and, inside it, "slider" (the knob). (GTK 4.8's gtk_range_get_range_rect
-    /// answered another span.)
+    /// CSS nodes "trough" and, inside it, "slider" (the knob). Workaround (GTK 4.8):
+    /// gtk_range_get_range_rect answered another span; goes when it answers the trough's.
     private var track: (start: Double, length: Double) {
         func child(of parent: Widget?, named name: String) -> Widget? {
             var node = parent.flatMap { gtk_widget_get_first_child($0) }
@@ -135,8 +135,9 @@ final class SeekSlider {
         let duration = model.duration ?? 0, upper = max(duration, 0.001)
         if gtk_adjustment_get_upper(adjustment) != upper {
             gtk_adjustment_set_upper(adjustment, upper)
-            // GTK 4.8 leaves marks where the range they were added in put them: chapters read
-            // before the duration stayed at the slider's end.
+            // Workaround (GTK 4.8): marks stay where the range they were added in put them, so
+            // chapters read before the duration stayed at the slider's end. Goes when GtkScale
+            // moves its marks with its range.
             showMarks(loop: model.abLoop, chapters: model.chapters)
         }
         gtk_adjustment_set_value(adjustment, min(model.position, duration))

@@ -2,8 +2,9 @@
 /// The few style rules Reel adds to libadwaita's. Every rule names a class of Reel's own
 /// ("reel-…"): libadwaita gives plain names such as `.subtitle` to its own widgets.
 /// Without a compositor (an X server alone: openbox, xrdp) GTK draws a window's resize border
-/// itself (`solid-csd`), and GTK 4.8 / libadwaita 1.2 keep it in fullscreen: a grey frame round
-/// the video, and frames made 18 px too narrow to take the converter's unscaled path.
+/// itself (`solid-csd`). Workaround (GTK 4.8 with libadwaita 1.2): they keep it in fullscreen, a
+/// grey frame round the video, and frames made 18 px too narrow to take the converter's
+/// unscaled path; goes when GTK drops `solid-csd` in fullscreen.
 /// The control bar's menus are opaque: through the OSD's see-through one, where a compositor
 /// blends it (GNOME Shell), the subtitle showed through their items.
 enum Style {

@@ -7,8 +7,9 @@ import ReelGLib
 
 /// The window's toasts: one at a time, the latest message replacing the one shown.
 ///
-/// Works round libadwaita 1.2.2: a toast freed when its fade-out ends while its slide-in still
-/// runs crashes when the slide-in ends (it reads the freed toast). Both end on the overlay's
+/// Workaround (libadwaita 1.2.2; its NEWS for 1.3.rc: "Fix a use-after-free when quickly creating
+/// and dismissing toasts"): a toast freed when its fade-out ends while its slide-in still runs
+/// crashes when the slide-in ends (it reads the freed toast). Goes when Reel runs on 1.3. Both end on the overlay's
 /// frame clock, and when frames stop (a minimized window on Wayland, a stalled compositor) both
 /// end in the same frame, the fade-out first. So a toast is dismissed (by Reel, its timeout, its
 /// close button or Escape) only after a frame has passed the end of its slide-in; and the

@@ -9,6 +9,9 @@ import ReelGLib
 /// new ones keep coming: GTK 4.8 on Wayland knows neither state, but a Wayland compositor sends
 /// no frame callbacks to a window it does not show (GNOME Shell: minimized, on another
 /// workspace), so GTK stops drawing it. Reel detaches the video branch while nothing can be seen.
+/// Workaround (GTK 4.8; GTK 4.12 adds SUSPENDED, "gtk: Add suspended window state",
+/// https://gitlab.gnome.org/GNOME/gtk/-/commit/57073e105741a54f568afae8f5e4906de32dc836): the
+/// frame-callback reading goes when Reel runs on GTK 4.12 under a compositor that sends it.
 @MainActor
 final class VisibilityWatcher {
     private let window: Widget

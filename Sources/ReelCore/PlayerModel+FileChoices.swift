@@ -76,7 +76,8 @@ extension PlayerModel {
 
     /// Once the item's tracks are known: the loop, the subtitle file and the tracks chosen last
     /// time. A track switched while a seek is under way (the loop's, or the resume position's)
-    /// stalled playbin3 (GStreamer 1.22): the tracks wait for the seek to be done.
+    /// stalled playbin3: the tracks wait for the seek to be done. Workaround (GStreamer 1.22):
+    /// goes when a track switch during a seek no longer stalls.
     func restoreLoadedChoices() {
         guard var choices = loaded.restoring, let media else { return }
         if let loop = choices.abLoop, loop.count == 2, abLoop == nil { setABLoop(start: loop[0], end: loop[1]) }

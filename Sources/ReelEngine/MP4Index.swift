@@ -2,7 +2,8 @@
 import Foundation
 
 /// Whether an MP4 (or QuickTime, 3GP, M4A) file lacks its index, the `moov` box: a recording or
-/// download cut off before its end, when the index is written last. GStreamer 1.22's playbin
+/// download cut off before its end, when the index is written last. Workaround (GStreamer 1.22's
+/// playbin; goes when BadMediaTests' truncated file is reported at once without it): its playbin
 /// sometimes loses qtdemux's "no playable streams" error about such a file (a race: a second
 /// pipeline in a process hung in half the tries, none with logging on), and the item then waits
 /// out the model's start timeout; read here, the user hears at once.

@@ -10,7 +10,8 @@ import ReelGLib
 /// it. It detaches the branch (no decoding, conversion or upload; the sound plays on) when
 /// video is not wanted and attaches it again when it is: playbin's video track switched off,
 /// and the gate in front of its decoders shut (decoder_gate.c: playbin would decode on), minding
-/// GStreamer 1.22's pitfalls:
+/// GStreamer 1.22's pitfalls. Workaround (GStreamer 1.22's playbin and playsink): each wait below
+/// goes when BackgroundTests' minimize/restore cycles pass without it on a newer GStreamer.
 ///
 /// - Switching the video track makes playsink relink once data has reached each of its inputs,
 ///   and a relink while any sink waits for preroll (paused, or just after a seek, a stop or a
