@@ -144,7 +144,7 @@ final class PlayerWindow {
             let fullscreen = gtk_window_is_fullscreen(gcast(self.window)) != 0
             // Fullscreen is the video alone: no header bar; the controls come and go as usual.
             gtk_widget_set_visible(self.header.bar, fullscreen ? 0 : 1)
-            self.state.isFullscreen = fullscreen
+            self.state.desktopChanged { $0.isFullscreen = fullscreen }
         }
         connectMainSignal(queueFlap, "notify::reveal-flap") { [weak self] _ in
             guard let self else { return }
@@ -160,7 +160,8 @@ final class PlayerWindow {
     private func show(_ change: WindowState.Change) {
         switch change {
         case .fullscreen:
-            guard state.isFullscreen != (gtk_window_is_fullscreen(gcast(window)) != 0) else { return }
+            // Asked each time (GTK's answer comes later, and a second ask is harmless).
+            guard !state.isFromDesktop else { return }
             if state.isFullscreen { gtk_window_fullscreen(gcast(window)) } else { gtk_window_unfullscreen(gcast(window)) }
         case .sidePanel:
             if let page = state.sidePanel { side.page = page }

@@ -17,6 +17,9 @@ final class WindowState {
     /// A text field (a search) has the keyboard: the keys it types are its own.
     var isTyping = false { didSet { if isTyping != oldValue { tell(.typing) } } }
 
+    /// True while a change the desktop made (GTK told it) is told: the window need not ask GTK
+    /// for it again, and must not act on a late report of its own earlier request.
+    private(set) var isFromDesktop = false
     private var observers: [@MainActor (Change) -> Void] = []
 
     init(skipInterval: Seconds) {
@@ -27,6 +30,13 @@ final class WindowState {
     /// it refers to.
     func observe(_ handler: @escaping @MainActor (Change) -> Void) {
         observers.append(handler)
+    }
+
+    /// Records what the desktop did (GTK's report), without asking it back.
+    func desktopChanged(_ change: (WindowState) -> Void) {
+        isFromDesktop = true
+        change(self)
+        isFromDesktop = false
     }
 
     /// Shows `page`, or closes the panel if `page` is what it shows.
