@@ -37,6 +37,13 @@ enum BuildInfo {
         return executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/reel/gtk").path
     }
 
+    /// The compiled GResource of the `.ui` files (data/org.reelplayer.Reel.gresource.xml).
+    static var resourceFile: String {
+        let name = "\(appID).gresource"
+        if let tree = sourceTree { return tree.appendingPathComponent(".build/resources/\(name)").path }
+        return installedShare.appendingPathComponent("reel/\(name)").path
+    }
+
     /// Where the compiled GSettings schema is when running uninstalled (nil when installed).
     static var uninstalledSchemaDirectory: String? {
         sourceTree.map { $0.appendingPathComponent(".build/schemas").path }

@@ -44,10 +44,12 @@ final class PlayerWindow {
         gtk_window_get_default_size(gcast(window), &width, &height)
         frameSink.expectRoom(width: width, height: height)
 
-        header = Self.headerBar()
+        // The header bar and the empty page; its objects live while it does, till parented below.
+        let ui = UIDefinition("window.ui")
+        header = (ui.object("header_bar"), ui.object("window_title"), MainMenu(button: ui.object("main_menu_button")))
         stage = PlayerStage(model: model, paintable: frameSink.paintable.pointer, skipInterval: { [state] in state.skipInterval })
         content = gtk_stack_new()!
-        gtk_stack_add_named(gcast(content), Self.emptyPage(), "empty")
+        gtk_stack_add_named(gcast(content), Self.emptyPage(ui), "empty")
         gtk_stack_add_named(gcast(content), stage.widget, "player")
         gtk_widget_set_vexpand(content, 1)
         side = SidePanel(model: model) { [state] page in
@@ -57,6 +59,7 @@ final class PlayerWindow {
 
         toasts = Toasts(child: UI.box(GTK_ORIENTATION_VERTICAL, [header.bar, queueFlap]))
         adw_application_window_set_content(gcast(window), toasts.overlay)
+        withExtendedLifetime(ui) {}
 
         opening = FileOpening(window: window, open: { [weak application] uris in application?.open(uris) },
                               openSubtitles: { uri in model.openSubtitles(uri: uri) },
@@ -88,36 +91,13 @@ final class PlayerWindow {
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
     func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
 
-    private static func headerBar() -> (bar: Widget, title: Widget, menu: MainMenu) {
-        let title = adw_window_title_new(BuildInfo.name, nil)!
-        let bar = adw_header_bar_new()!
-        adw_header_bar_set_title_widget(gcast(bar), title)
-        adw_header_bar_pack_start(gcast(bar), UI.iconButton("document-open-symbolic", tooltip: tr("Open…"), action: "app.open"))
-        let menu = MainMenu()
-        adw_header_bar_pack_end(gcast(bar), menu.button)
-        let queueButton = gtk_toggle_button_new()!
-        gtk_button_set_icon_name(gcast(queueButton), "view-list-symbolic")
-        gtk_actionable_set_action_name(gcast(queueButton), "app.show-queue")
-        UI.setTooltip(queueButton, tr("Show Queue"))
-        adw_header_bar_pack_end(gcast(bar), queueButton)
-        return (bar, title, menu)
-    }
-
-    private static func emptyPage() -> Widget {
-        let empty = adw_status_page_new()!
-        adw_status_page_set_icon_name(gcast(empty), "video-x-generic-symbolic")
-        adw_status_page_set_title(gcast(empty), tr("Play a Video"))
-        adw_status_page_set_description(gcast(empty), UI.escapeMarkup(tr("Drop a video or audio file here, or open one.")))
-        let openButton = gtk_button_new_with_mnemonic(tr("_Open…"))!
+    /// The empty page of data/ui/window.ui.
+    private static func emptyPage(_ ui: UIDefinition) -> Widget {
         // Workaround (GTK 4.8): gtk_button_set_label sets the accessible label to the text as
         // written, and the name is that and the mnemonic label's ("_Open… Open…" over AT-SPI).
         // The label alone names it. Goes when AccessibilityTests pass without it.
-        gtk_accessible_reset_property(gcast(openButton), GTK_ACCESSIBLE_PROPERTY_LABEL)
-        gtk_actionable_set_action_name(gcast(openButton), "app.open")
-        UI.addClasses(openButton, "pill", "suggested-action")
-        gtk_widget_set_halign(openButton, GTK_ALIGN_CENTER)
-        adw_status_page_set_child(gcast(empty), openButton)
-        return empty
+        gtk_accessible_reset_property(gcast(ui.object("empty_page_open")), GTK_ACCESSIBLE_PROPERTY_LABEL)
+        return ui.object("empty_page")
     }
 
     /// The queue: a flap beside the video on wide windows, over it on narrow ones.

@@ -14,7 +14,10 @@ if let report = ProcessInfo.processInfo.environment["REEL_SYMBOLIZE_CRASH_REPORT
 // thread (gst_init) may be walking (an activated Reel died of SIGSEGV at start-up in CI).
 Renderer.chooseBeforeGTKStarts()
 setUpLocalization(domain: BuildInfo.gettextDomain, localeDirectory: BuildInfo.localeDirectory)
-MainActor.assumeIsolated { GTKMediaModules.registerLazilyWhileGTKStarts() }
+MainActor.assumeIsolated {
+    UIDefinition.registerResources()
+    GTKMediaModules.registerLazilyWhileGTKStarts()
+}
 // GStreamer and its common plugins load on a thread of their own while GTK starts here.
 GStreamer.startInBackground()
 // A synchronous main: `g_application_run` owns the thread, and the bridge lets Swift's

@@ -11,6 +11,8 @@ final class AccessibilityTests: XCTestCase {
         let role: String
         let name: String
         let description: String
+        let checked: Bool
+        let value: Double?
     }
 
     /// Every control has a name in words: no mnemonic underscore, no text said twice, not a
@@ -37,9 +39,43 @@ final class AccessibilityTests: XCTestCase {
         XCTAssertEqual(duration.description, "Show Remaining Time", "what a click does")
     }
 
-    private func tree(of app: ReelApp) throws -> [Node] {
-        let result = shell(Paths.packageRoot.appendingPathComponent("meson_helpers/a11y-tree").path,
-                           [String(app.process.processIdentifier)])
+    /// Preferences (data/ui/preferences.ui) shows the settings as they are, each control named,
+    /// and a control pressed as Orca presses it changes its setting.
+    func testPreferencesReadAndWriteTheSettings() throws {
+        let config = try BackgroundTests.settingsDirectory(["skip-interval": "17", "gap": "1.5", "resume-playback": "false",
+                                                            "minimize-action": "'pause'"])
+        let app = try ReelApp([Paths.media("tone-30s.webm")], environment: config)
+        defer { app.stop() }
+        app.waitForPlaying()
+        app.activate("preferences")
+        let nodes = try tree(of: app, window: "Preferences")
+        func control(_ role: String, _ name: String, in nodes: [Node]) -> Node? {
+            nodes.first { $0.role == role && $0.name == name }
+        }
+        XCTAssertEqual(control("spin button", "Skip Interval", in: nodes)?.value, 17)
+        XCTAssertEqual(control("spin button", "Pause Between Items", in: nodes)?.value, 1.5)
+        XCTAssertEqual(control("check box", "Resume Where You Left Off", in: nodes)?.checked, false)
+        XCTAssertEqual(control("check box", "Continue After Errors", in: nodes)?.checked, true, "the schema's default")
+        let minimized = try XCTUnwrap(nodes.firstIndex { $0.role == "combo box" && $0.name == "When Minimized" })
+        XCTAssertEqual(nodes[(minimized + 1)...].first { $0.role == "label" && $0.name != "When Minimized" }?.name, "Pause",
+                       "the choice shown")
+
+        // A switch pressed writes its key; a key changed elsewhere shows at once.
+        _ = try tree(of: app, window: "Preferences", press: "check box:Resume Where You Left Off")
+        let keyfile = URL(fileURLWithPath: try XCTUnwrap(config["XDG_CONFIG_HOME"])).appendingPathComponent("glib-2.0/settings/keyfile")
+        eventually("resume-playback written") { (try? String(contentsOf: keyfile, encoding: .utf8))?.contains("resume-playback=true") == true }
+        try "[org/reelplayer/Reel]\nskip-interval=25\n".write(to: keyfile, atomically: true, encoding: .utf8)
+        eventually("25 s shown") { (try? self.tree(of: app, window: "Preferences")).flatMap { control("spin button", "Skip Interval", in: $0)?.value } == 25 }
+        for node in nodes where ["spin button", "check box", "combo box", "push button"].contains(node.role) {
+            XCTAssertFalse(node.name.isEmpty || node.name.hasPrefix("Gtk"), "a \(node.role) without a name in words: “\(node.name)”")
+        }
+    }
+
+    private func tree(of app: ReelApp, window: String? = nil, press: String? = nil) throws -> [Node] {
+        var arguments = [String(app.process.processIdentifier)]
+        if let window { arguments += ["--window", window] }
+        if let press { arguments += ["--press", press] }
+        let result = shell(Paths.packageRoot.appendingPathComponent("meson_helpers/a11y-tree").path, arguments)
         XCTAssertEqual(result.status, 0, result.output)
         let decoder = JSONDecoder()
         return try result.output.split(separator: "\n").compactMap { line in
