@@ -15,7 +15,10 @@ final class MainMenu {
 
     /// The menu of data/ui/main-menu.ui on the header bar's menu button.
     init(button: Widget) {
-        menu = ObjectRef(retaining: UIDefinition("main-menu.ui").object("main_menu", as: OpaquePointer.self))
+        // The builder holds the menu's only reference until this one is taken.
+        let ui = UIDefinition("main-menu.ui")
+        menu = ObjectRef(retaining: ui.object("main_menu", as: OpaquePointer.self))
+        withExtendedLifetime(ui) {}
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu.pointer))
     }
 

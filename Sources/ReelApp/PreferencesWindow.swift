@@ -32,6 +32,7 @@ enum PreferencesWindow {
             gtk_widget_set_sensitive(row, 0)
         }
         gtk_window_present(gcast(window))
+        withExtendedLifetime(ui) {}
         return window
     }
 
