@@ -26,8 +26,10 @@ let package = Package(
         systemLibrary("CGstAudio", "gstreamer-audio-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGstPbutils", "gstreamer-pbutils-1.0", "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CDBus", "dbus-1", "libdbus-1-dev"),
+        systemLibrary("CTotemPlParser", "totem-plparser", "libtotem-plparser-dev"),
         .target(name: "CGLibShims", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
-        .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp", "CGstAudio"]),
+        .target(name: "CShims", dependencies: ["CGLibShims", "CGio", "CGtk", "CGStreamer", "CGstVideo", "CGstApp", "CGstAudio",
+                                               "CTotemPlParser"]),
         .target(name: "CDiagnostics", dependencies: ["CGtk", "CGStreamer"]),
 
         .target(name: "ReelCore"),

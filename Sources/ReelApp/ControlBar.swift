@@ -111,6 +111,9 @@ final class ControlBar {
         gtk_widget_set_sensitive(queueButtons.previous, model.hasPrevious ? 1 : 0)
         gtk_widget_set_sensitive(queueButtons.next, model.hasNext ? 1 : 0)
         menus.rate.show(rate: model.rate)
+        // A live stream cannot be sought or sped up: its slider and skips go, a badge says Live.
+        for control in [transport.back, transport.forward, slider.widget] { gtk_widget_set_visible(control, model.isLive ? 0 : 1) }
+        gtk_widget_set_hexpand(time.elapsed, model.isLive ? 1 : 0)
         updateTime()
         updateVolume()
     }
@@ -166,7 +169,7 @@ final class ControlBar {
     private func buttons(in layout: Layout) -> [Widget] {
         var buttons = [transport.back, transport.play, transport.forward]
         if !layout.folds(.previousNext) { buttons = [queueButtons.previous] + buttons + [queueButtons.next] }
-        if !layout.folds(.speed) { buttons.append(menus.rate.widget) }
+        if !layout.folds(.speed), !model.isLive { buttons.append(menus.rate.widget) }
         if !layout.folds(.tracks), tracksAvailable { buttons.append(menus.tracks.widget) }
         if !layout.folds(.volume) { buttons.append(menus.volume.widget) }
         if layout.folded > 0 { buttons.append(menus.overflow.widget) }
@@ -202,7 +205,7 @@ final class ControlBar {
         let old = layout
         layout = new
         if new.twoRows != (old?.twoRows ?? false) { moveTimeline(toOwnRow: new.twoRows) }
-        menus.overflow.show(OverflowButton.Contents(previousNext: new.folds(.previousNext), speed: new.folds(.speed),
+        menus.overflow.show(OverflowButton.Contents(previousNext: new.folds(.previousNext), speed: new.folds(.speed) && !model.isLive,
                                                     tracks: new.folds(.tracks) && tracksAvailable, volume: new.folds(.volume)),
                             rateMenu: menus.rate.menu.pointer, tracksMenu: menus.tracks.menu.pointer)
         if new != old { onLayoutChange?() }

@@ -4,6 +4,7 @@ import CGtk
 import CShims
 import Foundation
 import ReelCore
+import ReelEngine
 import ReelGLib
 
 /// How files reach the window: the Open and Add Subtitles dialogs, and files or addresses
@@ -40,6 +41,20 @@ final class FileOpening {
         }
     }
 
+    private static let playlistSuffixes = ["m3u8", "m3u", "xspf"]
+
+    /// Where to save the queue as a playlist: M3U8 unless the name asks for XSPF.
+    func showSaveQueueDialog(then save: @escaping @MainActor (String, PlaylistFile.Format) -> Void) {
+        showFileChooser(title: tr("Save Queue"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("_Save"), filterName: tr("Playlists"),
+                        multiple: false, add: { filter in for suffix in Self.playlistSuffixes { gtk_file_filter_add_suffix(filter, suffix) } },
+                        prepare: { chooser in gtk_file_chooser_set_current_name(gcast(chooser), tr("Queue") + ".m3u8") }) { uris in
+            guard let uri = uris.first, var path = takeString(g_filename_from_uri(uri, nil, nil)) else { return }
+            let suffix = (path as NSString).pathExtension.lowercased()
+            if !Self.playlistSuffixes.contains(suffix) { path += ".m3u8" }
+            save(path, suffix == "xspf" ? .xspf : .m3u8)
+        }
+    }
+
     func showOpenSubtitlesDialog() { showSubtitlesDialog(title: tr("Add Subtitles"), then: openSubtitles) }
 
     /// A subtitle file (SubRip or WebVTT) for the second track.
@@ -54,12 +69,12 @@ final class FileOpening {
         }
     }
 
-    private func showFileChooser(title: String, action: GtkFileChooserAction = GTK_FILE_CHOOSER_ACTION_OPEN,
+    private func showFileChooser(title: String, action: GtkFileChooserAction = GTK_FILE_CHOOSER_ACTION_OPEN, accept acceptLabel: String = tr("_Open"),
                                  filterName: String? = nil, multiple: Bool, add: (OpaquePointer) -> Void = { _ in },
-                                 then accept: @escaping @MainActor ([String]) -> Void) {
+                                 prepare: (OpaquePointer) -> Void = { _ in }, then accept: @escaping @MainActor ([String]) -> Void) {
         // One file dialog at a time: asked again, the one open comes to the front.
         if let chooser { return gtk_native_dialog_show(gcast(chooser)) }
-        let chooser = gtk_file_chooser_native_new(title, gcast(window), action, tr("_Open"), tr("_Cancel"))!
+        let chooser = gtk_file_chooser_native_new(title, gcast(window), action, acceptLabel, tr("_Cancel"))!
         gtk_file_chooser_set_select_multiple(gcast(chooser), multiple ? 1 : 0)
         if let filterName {
             let filter = gtk_file_filter_new()!
@@ -68,6 +83,7 @@ final class FileOpening {
             gtk_file_chooser_add_filter(gcast(chooser), filter)
             g_object_unref(UnsafeMutableRawPointer(filter))
         }
+        prepare(chooser)
         connectMainSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] args in
             guard let self else { return }
             if args.int(1) == Int(GTK_RESPONSE_ACCEPT.rawValue) {

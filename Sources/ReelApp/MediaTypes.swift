@@ -7,5 +7,7 @@ enum MediaTypes {
         "video/mpeg", "video/ogg", "video/x-flv", "video/3gpp", "video/x-ms-wmv", "video/mp2t",
         "audio/mpeg", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/flac", "audio/x-flac",
         "audio/x-wav", "audio/wav", "audio/webm", "audio/x-matroska", "audio/aac", "audio/opus",
+        // Playlists (PlaylistFile), radio stations' among them.
+        "audio/x-mpegurl", "application/vnd.apple.mpegurl", "audio/x-scpls", "application/xspf+xml", "audio/x-ms-asx",
     ]
 }

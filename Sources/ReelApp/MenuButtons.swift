@@ -219,7 +219,12 @@ final class TimeLabels {
     }
 
     func update() {
-        if let remaining = model.gapRemaining {
+        // A live stream has no time to tell: a badge says what it is.
+        gtk_widget_set_visible(total, model.isLive ? 0 : 1)
+        (model.isLive ? gtk_widget_add_css_class : gtk_widget_remove_css_class)(elapsed, "reel-live")
+        if model.isLive {
+            gtk_label_set_text(gcast(elapsed), tr("Live"))
+        } else if let remaining = model.gapRemaining {
             let seconds = Int(remaining.rounded(.up))
             gtk_label_set_text(gcast(elapsed), String(format: trn("Next in %d second", "Next in %d seconds", seconds), seconds))
         } else {

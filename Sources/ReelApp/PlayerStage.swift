@@ -137,6 +137,7 @@ final class PlayerStage {
         var text: String?
         switch model.status {
         case .buffering(let percent): text = String(format: tr("Buffering… %d%%"), percent)
+        case .loading where model.isReconnecting: text = tr("The stream was cut off. Connecting again…")
         case .loading where !(model.currentItem?.isLocalFile ?? true): text = tr("Connecting…")
         default: text = nil
         }
@@ -154,6 +155,10 @@ final class PlayerStage {
             gtk_widget_set_visible(self.bufferingIndicator, 1)
             return false
         }
+    }
+
+    var bufferingText: String {
+        gtk_widget_get_visible(bufferingIndicator) != 0 ? String(cString: gtk_label_get_text(gcast(bufferingLabel))) : ""
     }
 
     /// The second track's line as shown, "" when none (for the diagnostics).

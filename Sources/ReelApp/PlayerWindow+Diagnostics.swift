@@ -6,6 +6,7 @@ extension PlayerWindow: DiagnosableWindow {
     var messageShown: String { stage.videoView.errorShown ?? toasts.lastMessage ?? "" }
     var toastShown: String { toasts.shownMessage ?? "" }
     var bufferingIndicator: Widget { stage.bufferingIndicator }
+    var bufferingText: String { stage.bufferingText }
     var controlsRevealer: Widget { stage.controlsRevealer }
     var controlBar: Widget { stage.controls.widget }
     var namedControls: [(String, Widget)] { stage.controls.namedControls }

@@ -3,6 +3,7 @@ import CAdwaita
 import CGio
 import CGtk
 import CShims
+import Foundation
 import ReelCore
 import ReelEngine
 import ReelGLib
@@ -89,6 +90,28 @@ final class PlayerWindow {
     func showOpenDialog() { opening.showOpenDialog() }
     func showOpenFolderDialog() { opening.showOpenFolderDialog() }
     func showOpenSubtitlesDialog() { opening.showOpenSubtitlesDialog() }
+
+    /// The queue as a playlist file: what the panel shows of each item, titles included. Written
+    /// off the main thread (a library of 100,000 takes a moment); the result is told in a toast.
+    func showSaveQueueDialog() {
+        guard !model.queue.items.isEmpty else { return showToast(tr("The queue is empty: there is nothing to save.")) }
+        opening.showSaveQueueDialog { [weak self] path, format in
+            guard let self else { return }
+            let entries = self.model.queue.items.map { PlaylistContents.Entry(uri: $0.uri, title: self.queuePanel.title(of: $0)) }
+            let name = (path as NSString).lastPathComponent
+            DispatchQueue.global(qos: .userInitiated).async {
+                let message: String
+                do throws(PlaylistFile.PlaylistError) {
+                    try PlaylistFile.write(entries, to: path, format: format, title: BuildInfo.name)
+                    message = String(format: tr("Queue saved as “%@”"), name)
+                } catch {
+                    message = String(format: tr("The queue could not be saved as “%@”: %@"), name, error.message)
+                    Log.warning(message)
+                }
+                runSoon { [weak self] in self?.showToast(message) }
+            }
+        }
+    }
     func showSecondSubtitlesDialog() { opening.showSecondSubtitlesDialog { [model] uri in model.setSecondSubtitles(uri: uri) } }
 
     /// The empty page of data/ui/window.ui.
@@ -202,7 +225,7 @@ final class PlayerWindow {
         case .abLoop:
             showLoopToast()
         case .chapters:
-            adw_window_title_set_subtitle(gcast(header.title), model.currentChapter?.title ?? "")
+            refresh()
             header.menu.show(chapters: model.chapters)
         case .subtitleDelay:
             showToast(String(format: tr("Subtitle delay: %@ s"), String(format: "%+.1f", model.subtitleDelay)))
@@ -230,11 +253,13 @@ final class PlayerWindow {
     private func refresh() {
         let title = model.currentItem == nil ? BuildInfo.name : model.title
         adw_window_title_set_title(gcast(header.title), title)
+        // Under the title: the radio station, or the chapter playing.
+        adw_window_title_set_subtitle(gcast(header.title), model.station ?? model.currentChapter?.title ?? "")
         gtk_window_set_title(gcast(window), title)
         gtk_stack_set_visible_child_name(gcast(content), model.currentItem == nil ? "empty" : "player")
     }
 
-    /// The header bar's subtitle: the chapter playing.
+    /// The header bar's subtitle: the station, or the chapter playing.
     var subtitleShown: String { adw_window_title_get_subtitle(gcast(header.title)).map { String(cString: $0) } ?? "" }
 
     private func updateIdleInhibit() {

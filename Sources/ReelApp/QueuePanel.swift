@@ -30,6 +30,9 @@ final class QueuePanel {
     /// Titles read from the items' tags while they played: a row keeps its item's title after.
     private var taggedTitles: [Int: String] = [:]
 
+    /// The item's title as its row shows it, nil for a file name: for a playlist of the queue.
+    func title(of item: QueueItem) -> String? { taggedTitles[item.id] ?? item.title }
+
     /// One recycled row: its widgets, made once, and the item it shows now.
     private final class Cell {
         let listItem: UnsafeMutableRawPointer
@@ -73,7 +76,8 @@ final class QueuePanel {
         gtk_menu_button_set_menu_model(gcast(loop), gcast(loopMenu))
         g_object_unref(UnsafeMutableRawPointer(loopMenu))
         UI.setTooltip(loop, tr("Repeat"))
-        let header = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [titles, shuffle, loop])
+        let save = UI.iconButton("document-save-symbolic", tooltip: tr("Save Queue…"), action: "app.save-queue")
+        let header = UI.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [titles, shuffle, loop, save])
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top,
                        gtk_widget_set_margin_bottom] { margin(header, 6) }
         gtk_widget_set_margin_start(header, 12)

@@ -163,6 +163,10 @@ extension ReelApplication {
             self?.showWindowIfHidden()
             self?.window?.showOpenFolderDialog()
         },
+        Command("app.save-queue", keys: ["<Control>s"], row: .init(.window, tr("Save the queue as a playlist"))) { [weak self] in
+            self?.showWindowIfHidden()
+            self?.window?.showSaveQueueDialog()
+        },
         Command("app.open-location", keys: ["<Control>l"], row: .init(.window, tr("Open a location"))) { [weak self] in
             self?.showOpenLocation()
         },

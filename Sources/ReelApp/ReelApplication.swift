@@ -256,6 +256,7 @@ final class ReelApplication {
                 case .flushingSeek: "a flushing seek"
                 case .reload: "loading the item again"
                 case .end: "taking it as the item's end"
+                case .reconnect: "connecting again"
                 }
                 Log.warning("playback of \(model.currentItem?.uri ?? "?") stalled at \(position) s; recovering by \(what)")
             default: break

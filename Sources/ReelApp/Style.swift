@@ -22,6 +22,7 @@ enum Style {
     .reel-controls-row { padding: 0; border-spacing: \(controlsSpacing)px; }
     .reel-controls popover > contents, .reel-controls popover > arrow { background-color: rgb(36, 36, 36); }
     .reel-time { font-feature-settings: "tnum"; min-width: 4em; }
+    .reel-time.reel-live { font-weight: bold; color: @error_color; }
     .reel-audio-title { color: white; font-size: 1.4em; font-weight: bold; }
     .reel-video-area .reel-error-page { color: white; }
     .reel-buffering-indicator { padding: 18px 24px; border-radius: 12px; }

@@ -125,7 +125,7 @@ public struct MediaInfo: Equatable, Sendable {
     public var videoFormat: VideoFormat?
     public var hasVideo: Bool
     public var hasAudio: Bool
-    public var isSeekable: Bool
+    public var seeking: Seeking
     public var audioTracks: [MediaTrack] = []
     public var subtitleTracks: [MediaTrack] = []
     /// The index of the sound track playing.
@@ -143,9 +143,14 @@ public struct MediaInfo: Equatable, Sendable {
         self.videoFormat = videoFormat
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
-        self.isSeekable = isSeekable
+        seeking = isSeekable ? .seekable : .notSeekable
     }
 
+    /// Whether the item can be sought; a live one (internet radio, a live broadcast) has
+    /// neither an end nor a way to seek.
+    public enum Seeking: Sendable, Equatable { case seekable, notSeekable, live }
+    public var isSeekable: Bool { seeking == .seekable }
+    public var isLive: Bool { seeking == .live }
     public var isAudioOnly: Bool { hasAudio && !hasVideo }
 }
 
@@ -177,6 +182,8 @@ public enum EngineEvent: Sendable, Equatable {
     case subtitle(SubtitleLine?)
     /// The item's chapters, in time order (none: it has none, or they are not known yet).
     case chapters([Chapter])
+    /// The item loaded is a playlist, read: nothing plays until the model queues its entries.
+    case playlist(PlaylistContents)
 }
 
 /// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;

@@ -50,6 +50,26 @@ public struct PlaybackQueue: Sendable, Equatable {
     @discardableResult
     public mutating func append(_ uris: [String]) -> [QueueItem] { insert(uris) }
 
+    /// Puts `entries` where the item `id` stands (a playlist read), in its place in the play
+    /// order too (shuffled among themselves while shuffling); nil when it is gone.
+    public mutating func replace(id: Int, with entries: [PlaylistContents.Entry]) -> [QueueItem]? {
+        guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
+        let added = entries.map { entry -> QueueItem in
+            defer { nextID += 1 }
+            return QueueItem(id: nextID, uri: entry.uri, title: entry.title)
+        }
+        let wasCurrent = currentIndex == index
+        let currentID = current?.id
+        items.replaceSubrange(index...index, with: added)
+        var ids = added.map(\.id)
+        // Shuffled, the first entry of a playlist being played still plays first.
+        if shuffle, !ids.isEmpty { ids = wasCurrent ? [ids[0]] + ids.dropFirst().shuffled() : ids.shuffled() }
+        if let at = order.firstIndex(of: id) { order.replaceSubrange(at...at, with: ids) }
+        // The first entry takes the playlist's place as current: the model starts it.
+        currentIndex = wasCurrent ? (added.isEmpty ? nil : index) : currentID.flatMap { id in items.firstIndex { $0.id == id } }
+        return added
+    }
+
     /// Makes the item `id` current (a jump: picked, or the first of files opened). While
     /// shuffling it comes next in the play order, so the rest of the round still plays after it:
     /// opened with shuffle on, files dealt ahead of the first were skipped.

@@ -22,9 +22,11 @@ extension PlayerModel {
             notify(.duration)
         case .mediaInfo(let info):
             guard info != media else { return }
+            let wasLive = isLive
             loaded.media = info
             syncVideoBranch()
             notify(.media)
+            if isLive != wasLive { liveMediaArrived() }
             restoreLoadedChoices()
         case .buffering(let percent):
             if isStartingLocalFile { return }
@@ -59,6 +61,8 @@ extension PlayerModel {
             updateSubtitle()
         case .chapters(let chapters):
             chaptersArrived(chapters)
+        case .playlist(let contents):
+            playlistRead(contents)
         case .muted(let muted):
             guard muted != isMuted else { return }
             choices.isMuted = muted
@@ -72,6 +76,7 @@ extension PlayerModel {
         switch state {
         case .playing:
             if status == .ended || status == .stopped { return }
+            liveStreamPlays()
             setStatus(.playing)
         case .paused:
             // While an item prerolls on its way to playing, the engine passes through paused.
@@ -96,7 +101,7 @@ extension PlayerModel {
     /// One play of the item is over: play it again (repeat-each, loop one), go on to the next
     /// one, or end — after the gap, when one is set and something follows.
     func endOfItem() {
-        guard let item = currentItem, !isInGap else { return }
+        guard let item = currentItem, !isInGap, !reconnectIfLive() else { return }
         // In line mode repeat-each counts each line's plays, not the item's.
         let again = drillsLines ? queue.loopMode == .item : sequencer.playEnded(loopingItem: queue.loopMode == .item)
         loaded.pendingSeek = nil

@@ -46,7 +46,7 @@ extension PlayerModel {
     public var lineLeadIn: Seconds { choices.drill.leadIn }
     public var lineLeadOut: Seconds { choices.drill.leadOut }
     /// The line being drilled, in line mode.
-    public var lineStretch: LineStretch? { loaded.lineStretch }
+    public var lineStretch: LineStretch? { loaded.drilling.line }
 
     /// The stretches of the item's known lines, at their delayed times.
     public var lineStretches: [LineStretch] {
@@ -56,7 +56,7 @@ extension PlayerModel {
     public func setLoopsLines(_ on: Bool) {
         guard on != loopsLines else { return }
         choices.drill.loopsLines = on
-        loaded.lineStretch = nil
+        loaded.drilling.line = nil
         sequencer.itemStarted()
         notify(.lineMode)
     }
@@ -72,7 +72,7 @@ extension PlayerModel {
         let clamp = { (value: Seconds) in min(max(value, Self.lineMarginRange.lowerBound), Self.lineMarginRange.upperBound) }
         choices.drill.leadIn = clamp(leadIn)
         choices.drill.leadOut = clamp(leadOut)
-        loaded.lineStretch = nil
+        loaded.drilling.line = nil
     }
 
     /// Whether the line mode drills this item: it is on, the item has lines, and no A-B loop of
@@ -89,7 +89,7 @@ extension PlayerModel {
         // high rate), not by a seek past it.
         let played = position - previous < 1
         if loopsLines {
-            if played, let line = loaded.lineStretch, stretches.contains(line), previous < line.end, position >= line.end {
+            if played, let line = loaded.drilling.line, stretches.contains(line), previous < line.end, position >= line.end {
                 return lineEnded(line, stretches: stretches)
             }
             followLine(in: stretches)
@@ -101,11 +101,11 @@ extension PlayerModel {
     /// The line mode's stretch is the one playback is in (or the next one): a seek elsewhere
     /// (the user's, Ctrl+Left) moves the drill there, counting its plays afresh.
     private func followLine(in stretches: [LineStretch]) {
-        if let current = loaded.lineStretch, stretches.contains(current),
+        if let current = loaded.drilling.line, stretches.contains(current),
            position >= current.start - 0.5, position < current.end + 0.5 { return }
         let next = stretches.first { $0.end > position }
-        guard next != loaded.lineStretch else { return }
-        loaded.lineStretch = next
+        guard next != loaded.drilling.line else { return }
+        loaded.drilling.line = next
         sequencer.itemStarted()
     }
 
@@ -115,7 +115,7 @@ extension PlayerModel {
         let again = sequencer.playEnded(loopingItem: false)
         let next = stretches.first { $0.start >= line.end }
         if !again {
-            loaded.lineStretch = next
+            loaded.drilling.line = next
             sequencer.itemStarted()
             // The last line done: the rest of the item plays on as it is.
             guard let next else { return }
@@ -136,14 +136,14 @@ extension PlayerModel {
     /// Shadowing: pause at a line's end; playing on starts at `resumingAt` (the next line
     /// drilled) when given, else where it stopped.
     private func pauseToSpeak(resumingAt start: Seconds?) {
-        loaded.resumeAfterSpeaking = start
+        loaded.drilling.resumeAfterSpeaking = start
         pause()
     }
 
     /// Play after a shadowing pause: on to the next line.
     func resumeAfterSpeaking() {
-        guard let start = loaded.resumeAfterSpeaking else { return }
-        loaded.resumeAfterSpeaking = nil
+        guard let start = loaded.drilling.resumeAfterSpeaking else { return }
+        loaded.drilling.resumeAfterSpeaking = nil
         if abs(position - start) > 0.05 { seek(to: start) }
     }
 }

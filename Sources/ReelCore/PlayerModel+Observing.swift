@@ -43,6 +43,8 @@ extension PlayerModel {
         case flushingSeek
         /// The item loaded anew at where playback stood.
         case reload
+        /// A live stream cut off: connecting again (`+Live`).
+        case reconnect
     }
 
     public final class Observation {

@@ -5,6 +5,10 @@ extension PlayerModel {
     var watched: StallWatchdog.Watch {
         if isInGap { return .nothing }
         if isStartingLocalFile { return .start }
+        // A live stream that played and stops coming is cut off, buffering or not: it never
+        // catches up, and the sooner it connects again the less is lost. Until it has played,
+        // its buffer is filling: waiting on the network.
+        if isLive, !isReconnecting, status.isPlaying || status == .loading { return position > 0 ? .stalls : .data }
         if isWaitingForData { return .data }
         guard isWatchedForStalls else { return .nothing }
         return loaded.pendingSeek == nil ? .stalls : .seeking
@@ -53,6 +57,10 @@ extension PlayerModel {
             let message = status == .loading ? tr("“%@” did not answer in time.") : tr("“%@” is not sending data fast enough to play.")
             engine.stop()
             fail(with: PlaybackError(kind: .network, message: String(format: message, item.displayName)))
+        case .stalled where isLive && position > 0:
+            // A live stream that stopped coming: its server went away. Neither a seek nor a
+            // reload of the old connection helps; connect again.
+            _ = reconnectIfLive()
         case .stalled where duration.map { position >= $0 - Self.endTolerance } ?? false:
             // Stalled at the very end: the end of the stream did not come; it is the end of the
             // item. Workaround (GStreamer 1.22): it was seen to lose an external subtitle
@@ -79,7 +87,7 @@ extension PlayerModel {
     }
 
     func fail(with error: PlaybackError) {
-        guard let item = currentItem else { return }
+        guard let item = currentItem, error.kind != .network || !reconnectIfLive() else { return }
         sequencer.endGap(continuing: false)
         // The next item plays only if this one was to: a queue put back paused stays paused.
         let wasToPlay = choices.wantsToPlay

@@ -39,9 +39,7 @@ public final class PlayerModel {
         var cues: [SubtitleLine] = []
         var subtitle: SubtitleLine?
         var abLoop: ABLoop?
-        /// The line being drilled in line mode, and where playing on starts after a shadowing pause.
-        var lineStretch: LineStretch?
-        var resumeAfterSpeaking: Seconds?
+        var drilling = Drilling()
         /// A subtitle file the user added; what was chosen for the item last time, until its
         /// tracks are known (`+FileChoices`).
         var subtitleFile: String?
@@ -50,6 +48,14 @@ public final class PlayerModel {
         var chapters: [Chapter] = []
         /// The chapter last said to be playing.
         var chapterPlaying: Chapter?
+        /// How many times a dropped live stream has been reconnected since it last played (`+Live`).
+        var reconnectAttempt: Int?
+    }
+
+    /// The line being drilled in line mode, and where playing on starts after a shadowing pause.
+    struct Drilling {
+        var line: LineStretch?
+        var resumeAfterSpeaking: Seconds?
     }
 
     /// How the learner drills the lines (`+LineDrill`).
@@ -113,7 +119,8 @@ public final class PlayerModel {
     public var media: MediaInfo? { loaded.media }
     /// The subtitle line to show now, if any.
     public var subtitle: SubtitleLine? { loaded.subtitle }
-    public var rate: Double { choices.rate }
+    /// The speed playing: the user's, or 1× for a live stream (`+Live`).
+    public var rate: Double { isLive ? 1 : choices.rate }
     public var volume: Double { choices.volume }
     public var isMuted: Bool { choices.isMuted }
     /// Move on to the next item when one fails (the queue keeps playing through broken files).
@@ -225,6 +232,9 @@ public final class PlayerModel {
             restartCurrentItem()
         case .failed, .idle:
             if let item = currentItem { start(item) }
+        case .paused where isLive:
+            // What was buffered at the pause is old news: back to the live edge.
+            restartCurrentItem()
         default:
             resumeAfterSpeaking()
             engine.play()
@@ -313,9 +323,9 @@ public final class PlayerModel {
     }
 
     public func setRate(_ newRate: Double) {
-        guard newRate.isFinite else { return }
+        guard newRate.isFinite, !isLive else { return }
         let clamped = min(max(newRate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
-        guard clamped != rate else { return }
+        guard clamped != choices.rate else { return }
         choices.rate = clamped
         engine.setRate(clamped)
         notify(.rate)

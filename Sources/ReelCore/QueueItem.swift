@@ -6,14 +6,19 @@ import Foundation
 public struct QueueItem: Equatable, Hashable, Sendable, Identifiable {
     public let id: Int
     public let uri: String
+    /// The name a playlist gave the entry, if it did.
+    public let title: String?
 
-    public init(id: Int, uri: String) {
+    public init(id: Int, uri: String, title: String? = nil) {
         self.id = id
         self.uri = uri
+        self.title = title
     }
 
-    /// The file name without its extension (or the last URL segment): the title when tags give none.
+    /// The title when tags give none: the playlist's name for the entry, or the file name
+    /// without its extension (or the last URL segment).
     public var fallbackTitle: String {
+        if let title, !title.isEmpty { return title }
         let name: String
         if let url = URL(string: uri), let last = url.pathComponents.last, last != "/" {
             name = last

@@ -41,6 +41,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="MessageShown" type="s" access="read"/>
       <property name="ToastShown" type="s" access="read"/>
       <property name="BufferingShown" type="b" access="read"/>
+      <property name="BufferingText" type="s" access="read"/>
       <property name="BufferingShows" type="t" access="read"/>
       <property name="ControlBounds" type="a{sv}" access="read"/>
       <property name="MenuOpen" type="b" access="read"/>
@@ -136,6 +137,7 @@ final class DebugInterface: DBusObjectHandler {
         case "MessageShown": return .string(window()?.messageShown ?? "")
         case "ToastShown": return .string(window()?.toastShown ?? "")
         case "BufferingShown": return .bool(window()?.bufferingShown ?? false)
+        case "BufferingText": return .string(window()?.bufferingText ?? "")
         case "BufferingShows": return .uint64(bufferingShows)
         case "MenuOpen": return .bool(window()?.controlMenuOpen ?? false)
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)

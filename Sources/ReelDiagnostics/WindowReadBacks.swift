@@ -15,6 +15,8 @@ public protocol DiagnosableWindow: AnyObject {
     /// The toast on screen now; empty when none is.
     var toastShown: String { get }
     var bufferingIndicator: DiagnosedWidget { get }
+    /// What the buffering indicator says while it shows ("" when it does not).
+    var bufferingText: String { get }
     var controlsRevealer: DiagnosedWidget { get }
     var controlBar: DiagnosedWidget { get }
     /// The control bar's controls by name, in the bar's order.

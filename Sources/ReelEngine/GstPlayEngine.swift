@@ -62,7 +62,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_object_set_pointer(pipeline.raw, "video-sink", frameSink.element.raw)
         reel_playbin_leave_picture_to_frame_sink(pipeline.pointer)
         reel_sink_rate_attach(sinkRate, frameSink.element.pointer, 0)
-        if let audioSink = Self.makeAudioSink(applicationID: applicationID, applicationName: applicationName) {
+        if let audioSink = AudioOutput.makeSink(applicationID: applicationID, applicationName: applicationName) {
             audioDeviceSink = audioSink
             let output = reel_audio_sink_new(audioSink, sinkRate)
             reel_object_set_pointer(pipeline.raw, "audio-sink", gpointer(output))
@@ -88,7 +88,9 @@ public final class GstPlayEngine: PlaybackEngine {
             guard let self, self.item?.uri == uri else { return }
             self.onEvent?(.chapters(chapters))
         }
-        if let audioDeviceSink { watchAudioDevice(audioDeviceSink) }
+        if let audioDeviceSink {
+            AudioOutput.watchDevice(audioDeviceSink) { [weak self] in runSoon { self?.onEvent?(.audioOutputLost) } }
+        }
     }
 
     // Not isolated: an isolated deinit is queued on the main actor, which a thread iterating
@@ -113,41 +115,6 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_sink_rate_unref(sinkRate)
     }
 
-    /// PulseAudio moves a stream to another device when the one in use disappears; pulsesink
-    /// then reports a new `current-device`. The notification comes on PulseAudio's thread.
-    private nonisolated func watchAudioDevice(_ sink: UnsafeMutablePointer<GstElement>) {
-        guard reel_object_has_property(sink, "current-device") != 0 else { return }
-        let lastDevice = Locked<String>("")
-        connectSignal(UnsafeMutableRawPointer(sink), "notify::current-device") { [weak self] args in
-            guard let element = args.pointer(0),
-                  let device = takeString(reel_object_get_string(element, "current-device")), !device.isEmpty else { return }
-            let previous = lastDevice.withLock { last in defer { last = device }; return last }
-            guard !previous.isEmpty, previous != device else { return }
-            runSoon { self?.onEvent?(.audioOutputLost) }
-        }
-    }
-
-    /// PulseAudio with stream properties, so the desktop's sound settings show "Reel" as a video
-    /// player; any other audio sink when PulseAudio is absent.
-    private static func makeAudioSink(applicationID: String, applicationName: String) -> UnsafeMutablePointer<GstElement>? {
-        let fallback = { gst_element_factory_make("autoaudiosink", "reel-audio-sink") }
-        // Without a PulseAudio server playbin would fail to play anything, so let autoaudiosink
-        // find whatever output there is instead.
-        guard reel_pulse_keep_main_loop() != 0, let sink = gst_element_factory_make("pulsesink", "reel-audio-sink") else {
-            return fallback()
-        }
-        reel_pulse_clock_guard(sink)
-        reel_pulse_limit_tags(sink)
-        let quoted = { (s: String) in "\"" + s.replacingOccurrences(of: "\"", with: "") + "\"" }
-        let props = "props,media.role=video,application.name=\(quoted(applicationName))," +
-            "application.id=\(quoted(applicationID)),application.icon_name=\(quoted(applicationID))"
-        if let structure = reel_structure_from_string(props) {
-            reel_object_set_pointer(sink, "stream-properties", gpointer(structure))
-            gst_structure_free(structure)
-        }
-        return sink
-    }
-
     /// What the engine knows of the item it was last given: all of it starts afresh with each load.
     private struct Item {
         let uri: String
@@ -156,9 +123,9 @@ public final class GstPlayEngine: PlaybackEngine {
         /// item — queued on the main context before the load — and is dropped: a client loading
         /// thousands of items a second otherwise saw errors and ends of old items land on new ones.
         var awaitingLoad = false
-        /// Refused before reaching GstPlay (missing, unreadable): there is nothing to play, and
+        /// Kept from GstPlay (missing, unreadable, a playlist): there is nothing to play, and
         /// GstPlay must not play its previous item instead.
-        var refusedLocally = false
+        var keptFromGstPlay = false
         var warnedAboutMissingCodec = false
         var lastMediaInfo: MediaInfo?
 
@@ -277,15 +244,31 @@ public final class GstPlayEngine: PlaybackEngine {
         frameSink.clear()
         if let problem = ErrorWording.localFileProblem(uri) {
             // GStreamer would say "Resource not found" or "Could not read"; the user gets words.
-            item?.refusedLocally = true
-            videoBranch.itemLoading(uri: uri)
-            videoBranch.perform { [player] in gst_play_stop(player.pointer) }
-            runSoon { [weak self] in
+            keepFromGstPlay(uri)
+            return runSoon { [weak self] in
                 guard let self, self.item?.uri == uri else { return }
                 self.onEvent?(.error(problem))
             }
-            return
         }
+        guard PlaylistFile.isPlaylist(uri) else { return hand(uri) }
+        // Its entries take its place in the queue; an HLS .m3u8 (a stream's segments) plays.
+        keepFromGstPlay(uri)
+        PlaylistFile.read(uri) { [weak self] contents in
+            guard let self, self.item?.uri == uri else { return }
+            if let contents { return self.onEvent?(.playlist(contents)) ?? () }
+            self.item?.keptFromGstPlay = false
+            self.hand(uri)
+        }
+    }
+
+    /// Nothing for GstPlay to play, and it must not play its previous item instead.
+    private func keepFromGstPlay(_ uri: String) {
+        item?.keptFromGstPlay = true
+        videoBranch.itemLoading(uri: uri)
+        videoBranch.perform { [player] in gst_play_stop(player.pointer) }
+    }
+
+    private func hand(_ uri: String) {
         item?.awaitingLoad = true
         // A switch held back at the end of the last item goes ahead once this one plays (a
         // detach after its delay). Forcing it through at once here, spacing or not, was tried:
@@ -304,7 +287,7 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func play() {
-        guard let item, !item.refusedLocally else { return }
+        guard let item, !item.keptFromGstPlay else { return }
         videoBranch.perform { [player] in gst_play_play(player.pointer) }
     }
 

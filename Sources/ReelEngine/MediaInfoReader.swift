@@ -19,14 +19,21 @@ enum MediaInfoReader {
         // ("Audio", "English commentary") when there are several, so it stands in only for a
         // single-stream file (an Ogg or MP3 song keeps its tags on its one stream).
         media.title = firstString(GST_TAG_TITLE, in: [global] + (streams.count == 1 ? streamTags : []))
-        media.album = firstString(GST_TAG_ALBUM, in: [global] + streamTags)
+        // A radio station names itself (souphttpsrc gives `icy-name` as the organization): the
+        // station is the album the songs of its stream come from.
+        media.album = firstString(GST_TAG_ALBUM, in: [global] + streamTags) ?? firstString(GST_TAG_ORGANIZATION, in: [global] + streamTags)
         media.artists = allStrings(GST_TAG_ARTIST, in: global)
         if media.artists.isEmpty, let tags = streamTags.first(where: { !allStrings(GST_TAG_ARTIST, in: $0).isEmpty }) {
             media.artists = allStrings(GST_TAG_ARTIST, in: tags)
         }
         media.hasVideo = gst_play_media_info_get_number_of_video_streams(info) > 0
         media.hasAudio = gst_play_media_info_get_number_of_audio_streams(info) > 0
-        media.isSeekable = gst_play_media_info_is_seekable(info) != 0
+        let seekable = gst_play_media_info_is_seekable(info) != 0
+        // GstPlay's is_live is a live source's (HLS live); an ICY stream's is an HTTP source
+        // like any other's, only without an end or a way to seek.
+        let live = gst_play_media_info_is_live(info) != 0
+            || (!seekable && gst_play_media_info_get_duration(info) == reel_gst_clock_time_none())
+        media.seeking = live ? .live : seekable ? .seekable : .notSeekable
         if let video = list(gst_play_media_info_get_video_streams(info)).first {
             let v: OpaquePointer = gcast(video)
             let w = gst_play_video_info_get_width(v), h = gst_play_video_info_get_height(v)

@@ -200,8 +200,9 @@ public final class MPRISServer: DBusObjectHandler {
             "Shuffle": .bool(model.queue.shuffle),
             "Metadata": .dictionary(model.currentItem.map { metadata(for: $0) } ?? []),
             "Volume": .double(model.isMuted ? 0 : model.volume),
-            "MinimumRate": .double(PlayerModel.rateRange.lowerBound),
-            "MaximumRate": .double(PlayerModel.rateRange.upperBound),
+            // A live stream plays at 1× only, and says so as the specification asks.
+            "MinimumRate": .double(model.isLive ? 1 : PlayerModel.rateRange.lowerBound),
+            "MaximumRate": .double(model.isLive ? 1 : PlayerModel.rateRange.upperBound),
             "CanGoNext": .bool(model.hasNext),
             "CanGoPrevious": .bool(model.hasPrevious),
             "CanPlay": .bool(model.canControlTransport),
@@ -217,9 +218,11 @@ public final class MPRISServer: DBusObjectHandler {
         if isCurrent, let duration = model.duration { entries.append(("mpris:length", .int64(Self.micro(duration)))) }
         entries.append(("xesam:title", .string(isCurrent ? Self.title(model.title, chapter: model.currentChapter) : item.fallbackTitle)))
         if isCurrent, let media = model.media {
-            if let album = media.album { entries.append(("xesam:album", .string(album))) }
+            if let album = model.station ?? media.album { entries.append(("xesam:album", .string(album))) }
             if !media.artists.isEmpty {
                 entries.append(("xesam:artist", .strings(media.artists)))
+            } else if let station = model.station {
+                entries.append(("xesam:artist", .strings([station])))
             } else if let source = item.source {
                 // Untagged media (most videos): where it comes from, as browsers give a page's
                 // site, rather than the "Unknown artist" desktops' media controls show otherwise.

@@ -55,33 +55,53 @@ final class SharedText: @unchecked Sendable {
     var value: String { lock.withLock { text } }
 }
 
-/// A helper program from Fixtures/ (a drag source, a session manager, a media server), stopped
-/// when the test lets go of it. `firstLine` is what it printed first (a port, say), when waited for.
+/// A helper program from Fixtures/ (a drag source, a session manager, a media server, a radio
+/// station), stopped when the test lets go of it. `firstLine` is what it printed first (a port,
+/// say), when waited for; `send` gives one a command on its stdin and waits for its "ok".
 final class Fixture {
     let process = Process()
     private(set) var firstLine = ""
+    private let input = Pipe()
+    private let output = Pipe()
+    private var pending = Data()
 
     init(_ name: String, _ arguments: [String], waitForFirstLine: Bool = false,
          file: StaticString = #filePath, line: UInt = #line) throws {
         process.executableURL = Paths.packageRoot.appendingPathComponent("Tests/ReelAppTests/Fixtures/\(name)")
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = waitForFirstLine ? pipe : FileHandle.nullDevice
+        process.standardInput = input
+        process.standardOutput = waitForFirstLine ? output : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         guard waitForFirstLine else { return }
-        let reader = pipe.fileHandleForReading
-        var bytes = Data()
         // The fixture prints its line as soon as it is ready; a few seconds is plenty.
-        let deadline = Date().addingTimeInterval(10)
-        while !bytes.contains(10), Date() < deadline, process.isRunning {
-            bytes.append(reader.availableData)
-        }
-        firstLine = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        firstLine = readLine(timeout: 10) ?? ""
         if firstLine.isEmpty { XCTFail("\(name) printed nothing", file: file, line: line) }
     }
 
+    private func readLine(timeout: TimeInterval) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !pending.contains(10), Date() < deadline, process.isRunning {
+            pending.append(output.fileHandleForReading.availableData)
+        }
+        guard let end = pending.firstIndex(of: 10) else { return nil }
+        defer { pending.removeSubrange(...end) }
+        return String(decoding: pending[..<end], as: UTF8.self)
+    }
+
+    /// Writes `command` as a line and waits until the fixture says "ok" to it.
+    func send(_ command: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        let word = command.split(separator: " ").first.map(String.init) ?? command
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, let answer = readLine(timeout: deadline.timeIntervalSinceNow) {
+            if answer == "ok \(word)" { return }
+        }
+        XCTFail("the fixture did not finish “\(command)”", file: file, line: line)
+    }
+
     deinit {
+        try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }

@@ -283,3 +283,12 @@ void reel_release_player_in_background(gpointer adapter, GstElement *pipeline, g
 
 // Gives the memory malloc keeps free for reuse back to the system (see reel_frame_sink_bin_new).
 void reel_release_free_memory(void);
+
+// Playlists, through totem-pl-parser (playlist.c). Reading blocks: call it off the main thread.
+typedef void (*ReelPlaylistEntryFunc)(const char *uri, const char *title, gpointer data);
+enum { REEL_PLAYLIST_READ, REEL_PLAYLIST_BROKEN, REEL_PLAYLIST_NOT_A_PLAYLIST };
+// Each entry (nested playlists expanded) goes to func with its title or NULL.
+int reel_playlist_read(const char *uri, ReelPlaylistEntryFunc func, gpointer data);
+// Writes an M3U (UTF-8: .m3u8) or XSPF playlist of count entries; titles[i] may be NULL.
+gboolean reel_playlist_write(const char *path, gboolean xspf, const char *title, const char *const *uris,
+                             const char *const *titles, guint count, GError **error);
