@@ -236,6 +236,12 @@ public final class FrameSink: Sendable {
     /// picture has, and the next item's frames are made within it.
     @MainActor
     public func clear() {
+        // A frame of the last item still waiting to be handed over is not shown over the clean picture.
+        let stale = mailbox.withLock { box -> SampleRef? in
+            defer { box.sample = nil }
+            return box.sample
+        }
+        if let stale { gst_sample_unref(stale.pointer) }
         reel_video_paintable_set_texture(paintable.pointer, nil, 1, 1)
         sizing.withLock { $0.fresh = true }
     }

@@ -18,6 +18,15 @@ func waitUntil(_ description: String, timeout: TimeInterval = 10, file: StaticSt
          between: { if g_main_context_iteration(nil, 0) == 0 { usleep(2_000) } }, condition)
 }
 
+/// Draws the paintable as a window does on its next frame: the paintable holds a newer frame
+/// back until the one it has was drawn, so what no window draws stays on its first frame.
+@MainActor
+func drawAsAWindowWould(_ paintable: OpaquePointer) {
+    let snapshot = gtk_snapshot_new()!
+    gdk_paintable_snapshot(paintable, gcast(snapshot), 320, 180)
+    if let node = gtk_snapshot_free_to_node(snapshot) { gsk_render_node_unref(node) }
+}
+
 /// Keeps the main loop turning for `seconds` (for measurements over time, not for waiting on state).
 @MainActor
 func runMainLoop(for seconds: TimeInterval) {
