@@ -95,7 +95,7 @@ final class ControlBar {
             slider.showMarks(loop: model.abLoop, chapters: model.chapters)
             gtk_widget_set_sensitive(queueButtons.next, model.hasNext ? 1 : 0)
         case .volume: updateVolume()
-        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay, .lineMode, .picture, .audioDelay: break
+        case .failed, .warning, .played, .sequence, .stallRecovery, .resumed, .subtitle, .subtitleDelay, .lineMode, .picture, .audioDelay, .sleep: break
         }
     }
 

@@ -12,14 +12,28 @@ import ReelGLib
 final class MainMenu {
     private let menu: ObjectRef<OpaquePointer>
     private let chapters = ObjectRef<OpaquePointer>(taking: g_menu_new()!)
+    private let sleepStatus: ObjectRef<OpaquePointer>
 
     /// The menu of data/ui/main-menu.ui on the header bar's menu button.
     init(button: Widget) {
         // The builder holds the menu's only reference until this one is taken.
         let ui = UIDefinition("main-menu.ui")
         menu = ObjectRef(retaining: ui.object("main_menu", as: OpaquePointer.self))
+        sleepStatus = ObjectRef(retaining: ui.object("sleep_status", as: OpaquePointer.self))
         withExtendedLifetime(ui) {}
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu.pointer))
+    }
+
+    /// The sleep timer's state in its submenu: the time left, or that it waits for the item's end.
+    func show(sleep: PlayerModel.Sleep?, remaining: Seconds?) {
+        g_menu_remove_all(sleepStatus.pointer)
+        let status: String? = switch sleep {
+        case .after?: remaining.map { String(format: tr("Pausing in %@"), TimeFormat.string($0)) }
+        case .endOfItem?: tr("Pausing at the end of this item")
+        case nil: nil
+        }
+        // An item without an action: shown, greyed, as a statement.
+        if let status { g_menu_append(sleepStatus.pointer, status, nil) }
     }
 
     func show(chapters list: [Chapter]) {

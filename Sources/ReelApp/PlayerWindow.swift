@@ -227,6 +227,8 @@ final class PlayerWindow {
         case .chapters:
             refresh()
             header.menu.show(chapters: model.chapters)
+        case .sleep:
+            header.menu.show(sleep: model.sleep, remaining: model.sleepRemaining)
         case .subtitleDelay:
             showToast(String(format: tr("Subtitle delay: %@ s"), String(format: "%+.1f", model.subtitleDelay)))
         case .audioDelay:

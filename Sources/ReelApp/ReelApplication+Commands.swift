@@ -163,6 +163,22 @@ extension ReelApplication {
             self?.showWindowIfHidden()
             self?.window?.showOpenFolderDialog()
         },
+        // The sleep timer's choices: "off", minutes, or "end" (of the item playing).
+        Command("app.sleep", parameter: "s", state: {
+            let name = switch model.sleep {
+            case .after(let seconds)?: "\(Int(seconds / 60))"
+            case .endOfItem?: "end"
+            case nil: "off"
+            }
+            return g_variant_new_string(name)
+        }) { value in
+            guard let name = g_variant_get_string(value, nil).map({ String(cString: $0) }) else { return }
+            switch name {
+            case "off": model.setSleep(nil)
+            case "end": model.setSleep(.endOfItem)
+            default: if let minutes = Double(name) { model.setSleep(.after(minutes * 60)) }
+            }
+        },
         Command("app.save-queue", keys: ["<Control>s"], row: .init(.window, tr("Save the queue as a playlist"))) { [weak self] in
             self?.showWindowIfHidden()
             self?.window?.showSaveQueueDialog()

@@ -60,6 +60,8 @@ final class ReelApplication {
                                       tr("Play each subtitle line as a stretch of its own, repeat-each times"), nil)
         g_application_add_main_option(gapp, "pause-after-lines", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                       tr("Pause at the end of every subtitle line until Play, to speak it back"), nil)
+        g_application_add_main_option(gapp, "sleep", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                      tr("Pause after this many minutes, the sound fading out"), tr("MINUTES"))
         g_application_set_option_context_parameter_string(gapp, tr("[FILE|FOLDER|URI…]"))
         g_application_set_option_context_summary(gapp, tr("Play videos and audio files."))
 
@@ -109,7 +111,7 @@ final class ReelApplication {
         }
         var options = CommandLineOptions(enqueue: g_variant_dict_contains(dict, "enqueue") != 0, repeatEach: text("repeat-each"),
                                          gap: text("gap"), rate: text("rate"), abLoop: text("ab-loop"), subtitleDelay: text("sub-delay"),
-                                         audioDelay: text("audio-delay"))
+                                         audioDelay: text("audio-delay"), sleep: text("sleep"))
         options.loopLines = g_variant_dict_contains(dict, "loop-lines") != 0
         options.pauseAfterLines = g_variant_dict_contains(dict, "pause-after-lines") != 0
         return options

@@ -17,6 +17,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     /// `--loop-lines`, `--pause-after-lines`: the learner's line by line and shadowing.
     public var loopLines = false
     public var pauseAfterLines = false
+    /// `--sleep=MINUTES`: pause after that long, the sound fading out (`+Sleep`).
+    public var sleepMinutes: Double?
 
     public init(enqueue: Bool = false, repeatEach: Int? = nil, gap: Seconds? = nil, rate: Double? = nil, abLoop: ABLoop? = nil) {
         self.enqueue = enqueue
@@ -29,7 +31,7 @@ public struct CommandLineOptions: Equatable, Sendable {
     /// Reads the options' text as typed (GLib's own number options cannot tell `--gap=0` from no
     /// option at all); a value that is not a number is a problem, reported by `problem`.
     public init(enqueue: Bool, repeatEach: String?, gap: String?, rate: String?, abLoop: String? = nil, subtitleDelay: String? = nil,
-                audioDelay: String? = nil) {
+                audioDelay: String? = nil, sleep: String? = nil) {
         self.enqueue = enqueue
         func number(_ text: String?, _ option: String) -> Double? {
             guard let text else { return nil }
@@ -48,6 +50,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         self.rate = number(rate, "--rate")
         self.subtitleDelay = number(subtitleDelay, "--sub-delay")
         self.audioDelay = number(audioDelay, "--audio-delay")
+        self.sleepMinutes = number(sleep, "--sleep")
         if let abLoop {
             let ends = abLoop.split(separator: "-", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             if ends.count == 2, let start = ends[0], let end = ends[1] {
@@ -84,6 +87,10 @@ public struct CommandLineOptions: Equatable, Sendable {
             return String(format: tr("--audio-delay must be a number of seconds from %g to %g (got %@)."),
                           PlayerModel.audioDelayRange.lowerBound, PlayerModel.audioDelayRange.upperBound, "\(audioDelay)")
         }
+        if let sleepMinutes, !(sleepMinutes.isFinite && PlayerModel.sleepRange.contains(sleepMinutes * 60)) {
+            return String(format: tr("--sleep must be a number of minutes from %g to %g (got %@)."),
+                          PlayerModel.sleepRange.lowerBound / 60, PlayerModel.sleepRange.upperBound / 60, "\(sleepMinutes)")
+        }
         if let abLoop, let end = abLoop.end,
            !(abLoop.start.isFinite && end.isFinite && abLoop.start >= 0 && end - abLoop.start >= PlayerModel.minimumStretch) {
             return String(format: tr("--ab-loop must end at least %g s after it starts (got %@)."),
@@ -102,5 +109,6 @@ public struct CommandLineOptions: Equatable, Sendable {
         if let audioDelay { model.setAudioDelay(audioDelay) }
         if loopLines { model.setLoopsLines(true) }
         if pauseAfterLines { model.setPausesAfterLines(true) }
+        if let sleepMinutes { model.setSleep(.after(sleepMinutes * 60)) }
     }
 }

@@ -15,6 +15,7 @@ extension PlayerModel {
             updateSubtitle()
             positionMovedInLoop(from: previous)
             positionMovedInLines(from: previous)
+            if sleep == .endOfItem, let duration { fadeForSleep(left: duration - newPosition) }
         case .duration(let newDuration):
             let known = newDuration.flatMap { $0 > 0 ? $0 : nil }
             guard known != duration else { return }
@@ -47,7 +48,8 @@ extension PlayerModel {
         case .warning(let problem):
             if let item = currentItem { notify(.warning(item, problem)) }
         case .volume(let newVolume):
-            guard abs(newVolume - volume) > 0.0001 else { return }
+            // The sleep timer's fade is Reel's own doing, not a volume the user set elsewhere.
+            guard abs(newVolume - volume) > 0.0001, !isFadingForSleep else { return }
             choices.volume = newVolume
             notify(.volume)
         case .audioOutputLost:
@@ -108,6 +110,7 @@ extension PlayerModel {
         if let duration { loaded.position = duration; notify(.position) }
         resume.forget(uri: item.uri)
         notify(.played(item))
+        if sleepAtEndOfItem() { return }
         let continuation: @MainActor () -> Void
         if again {
             continuation = { [weak self] in self?.restartCurrentItem() }

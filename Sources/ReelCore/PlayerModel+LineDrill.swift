@@ -36,6 +36,20 @@ public struct LineStretch: Equatable, Sendable {
 /// end. And shadowing (`--pause-after-lines`): a pause at the end of every line, until the
 /// user plays on, to speak the line back. A user's own A-B loop takes precedence over both.
 extension PlayerModel {
+    /// The line being drilled in line mode, and where playing on starts after a shadowing pause.
+    struct Drilling {
+        var line: LineStretch?
+        var resumeAfterSpeaking: Seconds?
+    }
+
+    /// How the learner drills the lines (`+LineDrill`).
+    struct LineDrill {
+        var loopsLines = false
+        var pausesAfterLines = false
+        var leadIn = PlayerModel.defaultLineLeadIn
+        var leadOut = PlayerModel.defaultLineLeadOut
+    }
+
     /// The margins played round each line, by default (a setting).
     nonisolated public static let defaultLineLeadIn: Seconds = 0.25
     nonisolated public static let defaultLineLeadOut: Seconds = 0.25

@@ -34,6 +34,8 @@ extension PlayerModel {
         case picture
         /// The sound's delay changed (`audioDelay`).
         case audioDelay
+        /// The sleep timer was set, counted down a second, went off or was cancelled (`sleep`).
+        case sleep
     }
 
     public enum StallRecovery: Equatable, Sendable {

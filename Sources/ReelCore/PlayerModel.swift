@@ -52,20 +52,6 @@ public final class PlayerModel {
         var reconnectAttempt: Int?
     }
 
-    /// The line being drilled in line mode, and where playing on starts after a shadowing pause.
-    struct Drilling {
-        var line: LineStretch?
-        var resumeAfterSpeaking: Seconds?
-    }
-
-    /// How the learner drills the lines (`+LineDrill`).
-    struct LineDrill {
-        var loopsLines = false
-        var pausesAfterLines = false
-        var leadIn = PlayerModel.defaultLineLeadIn
-        var leadOut = PlayerModel.defaultLineLeadOut
-    }
-
     /// What the user chose, kept from item to item.
     struct Choices {
         var rate: Double = 1
@@ -80,6 +66,9 @@ public final class PlayerModel {
         var drill = LineDrill()
         var picture = Picture()
         var audioDelay: Seconds = 0
+        var sleep: SleepTimer?
+        /// Asleep with the sound at 0 (`+Sleep`): the volume set comes back with the next play.
+        var fadedOut = false
     }
 
     public internal(set) var status: PlaybackStatus = .idle
@@ -177,6 +166,7 @@ public final class PlayerModel {
         restoreFileChoices(for: item)
         let resumeAt = resume.position(for: item.uri)
         setStatus(.loading, notifying: false)
+        if playing { wakeFromSleep() }
         choices.wantsToPlay = playing
         notify(.item)
         notify(.media)
@@ -233,9 +223,11 @@ public final class PlayerModel {
         case .failed, .idle:
             if let item = currentItem { start(item) }
         case .paused where isLive:
+            wakeFromSleep()
             // What was buffered at the pause is old news: back to the live edge.
             restartCurrentItem()
         default:
+            wakeFromSleep()
             resumeAfterSpeaking()
             engine.play()
         }
@@ -336,6 +328,7 @@ public final class PlayerModel {
         let clamped = min(max(newVolume, Self.volumeRange.lowerBound), Self.volumeRange.upperBound)
         guard clamped != volume else { return }
         choices.volume = clamped
+        choices.fadedOut = false
         engine.setVolume(clamped)
         notify(.volume)
     }

@@ -126,6 +126,8 @@ public final class GstPlayEngine: PlaybackEngine {
         /// Kept from GstPlay (missing, unreadable, a playlist): there is nothing to play, and
         /// GstPlay must not play its previous item instead.
         var keptFromGstPlay = false
+        /// Asked to play (rather than pause) while kept from GstPlay: done once it is handed over.
+        var playsOnceHanded = false
         var warnedAboutMissingCodec = false
         var lastMediaInfo: MediaInfo?
 
@@ -258,6 +260,7 @@ public final class GstPlayEngine: PlaybackEngine {
             if let contents { return self.onEvent?(.playlist(contents)) ?? () }
             self.item?.keptFromGstPlay = false
             self.hand(uri)
+            if self.item?.playsOnceHanded == true { self.play() } else { self.pause() }
         }
     }
 
@@ -287,11 +290,21 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     public func play() {
-        guard let item, !item.keptFromGstPlay else { return }
+        guard let item, !item.keptFromGstPlay else {
+            self.item?.playsOnceHanded = true
+            return
+        }
         videoBranch.perform { [player] in gst_play_play(player.pointer) }
     }
 
-    public func pause() { videoBranch.perform { [player] in gst_play_pause(player.pointer) } }
+    public func pause() {
+        // Kept from GstPlay, a pause would preroll the item GstPlay had before.
+        guard let item, !item.keptFromGstPlay else {
+            self.item?.playsOnceHanded = false
+            return
+        }
+        videoBranch.perform { [player] in gst_play_pause(player.pointer) }
+    }
     public func stop() { videoBranch.perform { [player] in gst_play_stop(player.pointer) } }
 
     public func seek(to position: Seconds, accurate: Bool) {

@@ -29,10 +29,12 @@ enum MediaInfoReader {
         media.hasVideo = gst_play_media_info_get_number_of_video_streams(info) > 0
         media.hasAudio = gst_play_media_info_get_number_of_audio_streams(info) > 0
         let seekable = gst_play_media_info_is_seekable(info) != 0
-        // GstPlay's is_live is a live source's (HLS live); an ICY stream's is an HTTP source
-        // like any other's, only without an end or a way to seek.
-        let live = gst_play_media_info_is_live(info) != 0
-            || (!seekable && gst_play_media_info_get_duration(info) == reel_gst_clock_time_none())
+        // Live: a live source (GstPlay's is_live), or no end: an ICY stream cannot be sought at
+        // all, a live HLS stream within the few segments it lists (a local file without a
+        // length that can be sought is only a file whose header lacks it).
+        let unbounded = gst_play_media_info_get_duration(info) == reel_gst_clock_time_none()
+        let network = !(gst_play_media_info_get_uri(info).map { String(cString: $0).hasPrefix("file:") } ?? true)
+        let live = gst_play_media_info_is_live(info) != 0 || (unbounded && (!seekable || network))
         media.seeking = live ? .live : seekable ? .seekable : .notSeekable
         if let video = list(gst_play_media_info_get_video_streams(info)).first {
             let v: OpaquePointer = gcast(video)

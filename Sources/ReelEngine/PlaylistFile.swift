@@ -22,7 +22,9 @@ public enum PlaylistFile {
     }
 
     /// Reads `uri` on a thread of its own (a URL is downloaded) and hands the result to `done`
-    /// on the main loop: nil when it is no playlist after all (an HLS stream's .m3u8).
+    /// on the main loop: nil when it is no playlist after all (an HLS stream's .m3u8), or an
+    /// address GIO cannot read (without gvfs, GIO reads no http: GStreamer then tries it, and
+    /// says what went wrong in its own words).
     static func read(_ uri: String, done: @escaping @MainActor (PlaylistContents?) -> Void) {
         reader.async {
             let contents = contents(of: uri)
@@ -56,7 +58,7 @@ public enum PlaylistFile {
                 }
             }
             return contents
-        case Int(REEL_PLAYLIST_BROKEN):
+        case Int(REEL_PLAYLIST_BROKEN) where uri.hasPrefix("file:"):
             return PlaylistContents(uri: uri, entries: [], problem: tr("it could not be read."))
         default:
             return nil
