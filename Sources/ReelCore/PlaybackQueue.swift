@@ -26,10 +26,7 @@ public struct PlaybackQueue: Sendable, Equatable {
     /// Appends entries for `uris` (after the item with id `afterID`, or at the end), returning them.
     @discardableResult
     public mutating func insert(_ uris: [String], after afterID: Int? = nil, atStart: Bool = false) -> [QueueItem] {
-        let added = uris.map { uri -> QueueItem in
-            defer { nextID += 1 }
-            return QueueItem(id: nextID, uri: uri)
-        }
+        let added = uris.map { newItem(uri: $0) }
         let currentID = current?.id
         var position = items.count
         if atStart { position = 0 }
@@ -50,14 +47,17 @@ public struct PlaybackQueue: Sendable, Equatable {
     @discardableResult
     public mutating func append(_ uris: [String]) -> [QueueItem] { insert(uris) }
 
+    /// An entry with the next id: ids are never reused in a run.
+    private mutating func newItem(uri: String, title: String? = nil) -> QueueItem {
+        defer { nextID += 1 }
+        return QueueItem(id: nextID, uri: uri, title: title)
+    }
+
     /// Puts `entries` where the item `id` stands (a playlist read), in its place in the play
     /// order too (shuffled among themselves while shuffling); nil when it is gone.
     public mutating func replace(id: Int, with entries: [PlaylistContents.Entry]) -> [QueueItem]? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
-        let added = entries.map { entry -> QueueItem in
-            defer { nextID += 1 }
-            return QueueItem(id: nextID, uri: entry.uri, title: entry.title)
-        }
+        let added = entries.map { newItem(uri: $0.uri, title: $0.title) }
         let wasCurrent = currentIndex == index
         let currentID = current?.id
         items.replaceSubrange(index...index, with: added)
