@@ -116,6 +116,7 @@ class Bench(PlaybackRuns, PictureRuns, SoundRuns, LibraryRuns, Report):
                 if name in ("reel", "mpv-x11", "mpv-gpu") or name.startswith("reel="):
                     order.append(("rate", name))
                     order.append(("learner", name))
+                    order.append(("gapless", name))
                     for count in a.library_sizes:
                         order.append(("library", name, count))
         if a.only:
@@ -131,6 +132,8 @@ class Bench(PlaybackRuns, PictureRuns, SoundRuns, LibraryRuns, Report):
                     self.rate_run(job[1])
                 elif job[0] == "learner":
                     self.learner_run(job[1])
+                elif job[0] == "gapless":
+                    self.gapless_run(job[1])
                 elif job[0] == "uhd":
                     self.uhd_run(job[1])
                 elif job[0] == "preview":
@@ -164,7 +167,7 @@ def main():
     ap.add_argument("--strict", action="store_true", help="exit 1 if any run failed")
     ap.add_argument("--long", action="store_true", help="also play the 4-minute 480p clip through once per player")
     ap.add_argument("--only", help="comma-separated kinds of run to take, of main, drop, uhd, preview, picture, rate, "
-                    "learner, library, long (for an A/B of one change; the full bench takes them all; picture without main "
+                    "learner, gapless, library, long (for an A/B of one change; the full bench takes them all; picture without main "
                     "measures the unturned, neutral case itself)")
     ap.add_argument("--library-sizes", help="comma-separated folder sizes for the library runs (default: 1000 with "
                     "--short, else 1000,10000,100000)")

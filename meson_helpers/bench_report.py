@@ -48,6 +48,9 @@ class Report:
         silence, back = m(reel, "speed change: longest silence (ms)", max), m(reel, "speed change: position jump back (ms)", max)
         check("speed changes: silence ≤ 20 ms, no jump back", None if None in (silence, back)
               else silence <= 20 and back < 1, f"{silence:.0f} ms, {back:.0f} ms back at most" if None not in (silence, back) else "not measured")
+        gap, gap_mpv = m(reel, "gapless album: break between tracks (ms)", max), m(x11, "gapless album: break between tracks (ms)", max)
+        check("an album's tracks join: break ≤ 5 ms (mpv's beside)", None if gap is None else gap <= 5,
+              "not measured" if gap is None else f"{gap:.0f} ms at most / mpv {gap_mpv if gap_mpv is None else round(gap_mpv)} ms")
         shown = m(reel, "preview: frame after the pointer rests (ms)", max)
         check("previews within 150 ms of the pointer resting", None if shown is None else shown <= 150,
               "not measured" if shown is None else f"{shown:.0f} ms at most")

@@ -28,13 +28,13 @@ class Recorder:
                                       f"--rate={self.RATE}", "--channels=1", "--latency-msec=10"],
                                      stdout=self.file, stderr=subprocess.DEVNULL)
 
-    def levels(self):
+    def levels(self, window=WINDOW):
         self.file.flush()
         with open(self.file.name, "rb") as f:
             data = f.read()
         samples = array.array("h", data[:len(data) // 2 * 2])
-        return [max(map(abs, samples[i:i + self.WINDOW]), default=0)
-                for i in range(0, len(samples) - self.WINDOW, self.WINDOW)]
+        return [max(map(abs, samples[i:i + window]), default=0)
+                for i in range(0, len(samples) - window, window)]
 
     def wait_until_recording(self, timeout=5):
         """Returns once parec writes samples, so that a player started next is heard from its start."""
@@ -59,9 +59,9 @@ class Recorder:
             time.sleep(0.05)
         raise RuntimeError("no sound on the sink's monitor")
 
-    def _runs(self):
+    def _runs(self, window=WINDOW):
         """The silent runs (in windows) between the first and the last sound."""
-        levels = self.levels()
+        levels = self.levels(window)
         loud = [i for i, level in enumerate(levels) if level > self.QUIET]
         if not loud:
             raise RuntimeError("no sound on the sink's monitor")
@@ -77,10 +77,11 @@ class Recorder:
     def longest_silence_ms(self):
         return max(self._runs(), default=0) * 1000 * self.WINDOW / self.RATE
 
-    def silences_ms(self):
-        """Silences between sounds, longest first, padded with zeros: a gapless change has none."""
-        runs = sorted(self._runs(), reverse=True)
-        return [r * 1000 * self.WINDOW / self.RATE for r in runs] + [0.0] * 8
+    def silences_ms(self, window=WINDOW):
+        """Silences between sounds, longest first, padded with zeros: a gapless change has none.
+        `window`: the samples a level is taken over (1 ms is 8: the gapless run's resolution)."""
+        runs = sorted(self._runs(window), reverse=True)
+        return [r * 1000 * window / self.RATE for r in runs] + [0.0] * 8
 
     def stop(self):
         self.proc.terminate()

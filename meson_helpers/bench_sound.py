@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The sound runs, heard on the null sink's monitor: speed changes while playing (silences, the
-position's jumps back and standstills) and a learner's folder of short sentences at 1.8× (the
-silences between them). Part of meson_helpers/bench.py (Bench's methods)."""
+position's jumps back and standstills), a learner's folder of short sentences at 1.8× (the
+silences between them) and an album whose tracks are one recording (the breaks between them). Part of meson_helpers/bench.py (Bench's methods)."""
 import os
 import time
 
@@ -70,6 +70,24 @@ class SoundRuns:
                 raise RuntimeError(f"{p.label}: {len(gaps)} transitions heard, not 3")
             for gap in gaps:
                 self.record(p.label, "learner at 1.8×: silence between sentences (ms)", gap)
+        finally:
+            recorder.stop()
+            p.stop()
+
+    def gapless_run(self, name):
+        """An album whose four 3 s tracks are one unbroken tone (FLAC, 44.1 kHz stereo), played
+        one after the other at 1×: the breaks between tracks on the sink's monitor, at 1 ms."""
+        a = self.args
+        files = [os.path.join(a.media, f"album-part-{n}.flac") for n in range(1, 5)]
+        p = self.make(name, files[0])
+        p.clip_list = files
+        recorder = Recorder()
+        p.start()
+        try:
+            recorder.wait_for_sound(20)
+            time.sleep(4 * 3 + 1.5)
+            for gap in recorder.silences_ms(window=8)[:3]:
+                self.record(p.label, "gapless album: break between tracks (ms)", gap)
         finally:
             recorder.stop()
             p.stop()

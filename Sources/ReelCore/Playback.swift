@@ -184,6 +184,9 @@ public enum EngineEvent: Sendable, Equatable {
     case chapters([Chapter])
     /// The item loaded is a playlist, read: nothing plays until the model queues its entries.
     case playlist(PlaylistContents)
+    /// The item offered with `offerNext` began where the last one ended, without a break (it is
+    /// now the one loaded); its media info and length follow.
+    case joined(uri: String)
 }
 
 /// What the model needs from a playback engine. ReelEngine's `GstPlayEngine` is the real one;
@@ -192,6 +195,9 @@ public enum EngineEvent: Sendable, Equatable {
 public protocol PlaybackEngine: AnyObject {
     var onEvent: ((EngineEvent) -> Void)? { get set }
     func load(uri: String)
+    /// The item to join to the loaded one when it ends, with no break between them (nil: none).
+    /// The engine joins it only when it can (sound alone, in the same format), and says `.joined`.
+    func offerNext(uri: String?)
     /// Plays the loaded item again from its start, at the rate set, after it ended or stopped.
     func restart()
     func play()

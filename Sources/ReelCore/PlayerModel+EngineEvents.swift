@@ -65,6 +65,8 @@ extension PlayerModel {
             chaptersArrived(chapters)
         case .playlist(let contents):
             playlistRead(contents)
+        case .joined(let uri):
+            joined(uri)
         case .muted(let muted):
             guard muted != isMuted else { return }
             choices.isMuted = muted

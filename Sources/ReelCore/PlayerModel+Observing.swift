@@ -66,7 +66,7 @@ extension PlayerModel {
     func notify(_ change: Change) {
         observers.notify(change)
         // Every move of the position, whatever made it, may bring another chapter.
-        if change == .position { followChapters() }
+        if change == .position { followChapters() } else { offerJoiningNext(after: change) }
     }
 }
 

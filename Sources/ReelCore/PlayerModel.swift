@@ -157,13 +157,7 @@ public final class PlayerModel {
     // MARK: Starting an item
 
     func start(_ item: QueueItem, playing: Bool = true) {
-        skipAfterError = nil
-        saveResumePosition()
-        sequencer.endGap(continuing: false)
-        _ = queue.select(id: item.id)
-        resetItemState()
-        sequencer.itemStarted()
-        restoreFileChoices(for: item)
+        beginItem(item)
         let resumeAt = resume.position(for: item.uri)
         setStatus(.loading, notifying: false)
         if playing { wakeFromSleep() }
@@ -175,6 +169,18 @@ public final class PlayerModel {
         notify(.position)
         notify(.status)
         if let resumeAt { notify(.resumed(at: resumeAt)) }
+    }
+
+    /// What every start of an item shares, loaded or joined (`+Gapless`): the last one's
+    /// position kept, a clean slate, its plays counted from none, its file's choices restored.
+    func beginItem(_ item: QueueItem) {
+        skipAfterError = nil
+        saveResumePosition()
+        sequencer.endGap(continuing: false)
+        _ = queue.select(id: item.id)
+        resetItemState()
+        sequencer.itemStarted()
+        restoreFileChoices(for: item)
     }
 
     /// Loads `item` into the engine and plays it (or stops at its first frame), from `position`

@@ -25,7 +25,7 @@ public final class GstPlayEngine: PlaybackEngine {
     /// and an item that starts at another rate pays no second seek.
     nonisolated(unsafe) private let sinkRate = reel_sink_rate_new()!
     /// The item last loaded; nil before the first.
-    private var item: Item?
+    private var item: EngineItem?
     private var videoBranch: VideoBranch!
     /// Whether video is wanted (the window can be seen).
     public var isVideoEnabled: Bool { videoBranch.isWanted }
@@ -39,6 +39,7 @@ public final class GstPlayEngine: PlaybackEngine {
         set { videoBranch.onMemoryReleased = newValue }
     }
     private var subtitleSink: SubtitleSink!
+    private var gaplessJoin: GaplessJoin!
     /// Subtitles turned off by the user: lines are dropped; the pipeline is left alone.
     private var subtitlesOff = false
 
@@ -84,6 +85,8 @@ public final class GstPlayEngine: PlaybackEngine {
         }
         reel_object_set_pointer(pipeline.raw, "text-sink", subtitleSink.element.raw)
         connectSignals()
+        gaplessJoin = GaplessJoin(pipeline: pipeline.pointer) { [weak self] in self?.currentAudioFormat() }
+        gaplessJoin.onJoined = { [weak self] next in self?.joined(next) }
         ChapterReader.watch(pipeline.pointer) { [weak self] chapters, uri in
             guard let self, self.item?.uri == uri else { return }
             self.onEvent?(.chapters(chapters))
@@ -115,28 +118,7 @@ public final class GstPlayEngine: PlaybackEngine {
         reel_sink_rate_unref(sinkRate)
     }
 
-    /// What the engine knows of the item it was last given: all of it starts afresh with each load.
-    private struct Item {
-        let uri: String
-        /// Handed to GstPlay and not yet confirmed by its "uri-loaded". Until then, what the
-        /// adapter delivers (states, errors, the end of a stream) still belongs to an earlier
-        /// item — queued on the main context before the load — and is dropped: a client loading
-        /// thousands of items a second otherwise saw errors and ends of old items land on new ones.
-        var awaitingLoad = false
-        /// Kept from GstPlay (missing, unreadable, a playlist): there is nothing to play, and
-        /// GstPlay must not play its previous item instead.
-        var keptFromGstPlay = false
-        /// Asked to play (rather than pause) while kept from GstPlay: done once it is handed over.
-        var playsOnceHanded = false
-        var warnedAboutMissingCodec = false
-        var lastMediaInfo: MediaInfo?
-
-        /// The item's name as messages give it.
-        var name: String { QueueItem(id: 0, uri: uri).displayName }
-        var isNetwork: Bool { !QueueItem(id: 0, uri: uri).isLocalFile }
-    }
-
-    /// Adapter signals are handled only once GstPlay has taken the current URI (see `Item.awaitingLoad`).
+    /// Adapter signals are handled only once GstPlay has taken the current URI (see `EngineItem.awaitingLoad`).
     private func connectCurrent(_ signal: String, _ handler: @escaping @MainActor (GstPlayEngine, SignalArguments) -> Void) {
         connectMainSignal(adapter.raw, signal) { [weak self] args in
             guard let self, !(self.item?.awaitingLoad ?? false) else { return }
@@ -213,6 +195,7 @@ public final class GstPlayEngine: PlaybackEngine {
     }
 
     private func report(mediaInfo info: OpaquePointer) {
+        guard item?.joined != true else { return }
         let currentSubtitle = currentTrackIndex(gst_play_get_current_subtitle_track(player.pointer))
         let media = MediaInfoReader.read(info, currentAudio: currentTrackIndex(gst_play_get_current_audio_track(player.pointer)),
                                          currentSubtitle: subtitlesOff ? nil : currentSubtitle)
@@ -239,7 +222,8 @@ public final class GstPlayEngine: PlaybackEngine {
     // MARK: PlaybackEngine
 
     public func load(uri: String) {
-        item = Item(uri: uri)
+        item = EngineItem(uri: uri)
+        gaplessJoin.itemLoaded()
         onEvent?(.subtitle(nil))
         onEvent?(.chapters([]))
         reports.reset()
@@ -262,6 +246,25 @@ public final class GstPlayEngine: PlaybackEngine {
             self.hand(uri)
             if self.item?.playsOnceHanded == true { self.play() } else { self.pause() }
         }
+    }
+
+    public func offerNext(uri: String?) { gaplessJoin.offer(uri) }
+
+    private func joined(_ next: GaplessJoin.Next) {
+        item = EngineItem(uri: next.uri, lastMediaInfo: next.media, joined: true)
+        reports.reset()
+        onEvent?(.subtitle(nil))
+        onEvent?(.chapters([]))
+        onEvent?(.joined(uri: next.uri))
+        onEvent?(.mediaInfo(next.media))
+        onEvent?(.duration(next.duration))
+    }
+
+    private func currentAudioFormat() -> GaplessJoin.AudioFormat? {
+        guard let track = gst_play_get_current_audio_track(player.pointer) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(track)) }
+        return GaplessJoin.AudioFormat(rate: Int(gst_play_audio_info_get_sample_rate(track)),
+                                       channels: Int(gst_play_audio_info_get_channels(track)))
     }
 
     /// Nothing for GstPlay to play, and it must not play its previous item instead.

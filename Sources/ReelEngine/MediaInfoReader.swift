@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CGio
 import CGStreamer
+import CGstPbutils
 import CGstPlay
 import CShims
 import ReelCore
@@ -56,6 +57,43 @@ enum MediaInfoReader {
         media.currentAudioTrack = currentAudio
         media.currentSubtitleTrack = currentSubtitle
         return media
+    }
+
+    /// What GstDiscoverer read of an item not yet playing (see `GaplessJoin`): its description,
+    /// length and the format of its first sound track; nil when it has no stream at all.
+    static func read(discovered info: OpaquePointer) -> (media: MediaInfo, duration: Seconds?, format: GaplessJoin.AudioFormat?)? {
+        guard let top = gst_discoverer_info_get_stream_info(info) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(top)) }
+        let audio = gst_discoverer_info_get_audio_streams(info)
+        let video = gst_discoverer_info_get_video_streams(info)
+        defer {
+            gst_discoverer_stream_info_list_free(audio)
+            gst_discoverer_stream_info_list_free(video)
+        }
+        let audioStreams = list(audio), videoStreams = list(video)
+        // The container's tags describe the work, its streams' (a FLAC's, an Ogg's) stand in.
+        let tags = [gst_discoverer_stream_info_get_tags(top)] + audioStreams.map { gst_discoverer_stream_info_get_tags(gcast($0)) }
+        let lists = tags.map { UnsafeMutablePointer(mutating: $0) }
+        var media = MediaInfo(title: firstString(GST_TAG_TITLE, in: lists),
+                              album: firstString(GST_TAG_ALBUM, in: lists),
+                              artists: lists.lazy.map { allStrings(GST_TAG_ARTIST, in: $0) }.first { !$0.isEmpty } ?? [],
+                              hasVideo: videoStreams.contains { gst_discoverer_video_info_is_image(gcast($0)) == 0 },
+                              hasAudio: !audioStreams.isEmpty,
+                              isSeekable: gst_discoverer_info_get_seekable(info) != 0)
+        for case let tags? in lists {
+            var sample: OpaquePointer?
+            if gst_tag_list_get_sample(tags, GST_TAG_IMAGE, &sample) != 0, let sample {
+                defer { gst_sample_unref(sample) }
+                media.coverArt = coverArt(from: sample)
+                break
+            }
+        }
+        let format = audioStreams.first.map { stream -> GaplessJoin.AudioFormat in
+            let audio: OpaquePointer = gcast(stream)
+            return GaplessJoin.AudioFormat(rate: Int(gst_discoverer_audio_info_get_sample_rate(audio)),
+                                           channels: Int(gst_discoverer_audio_info_get_channels(audio)))
+        }
+        return (media, GStreamer.seconds(UInt64(gst_discoverer_info_get_duration(info))), format)
     }
 
     private static func track(_ stream: UnsafeMutableRawPointer, language: UnsafePointer<gchar>?) -> MediaTrack {

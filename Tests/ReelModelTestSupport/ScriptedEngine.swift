@@ -15,6 +15,10 @@ public final class ScriptedEngine: PlaybackEngine {
     public private(set) var commands: [Command] = []
 
     public func load(uri: String) { commands.append(.load(uri)) }
+    /// The item last offered for joining (kept apart from `commands`: the model offers one
+    /// whenever what follows may have changed).
+    public private(set) var offeredNext: String?
+    public func offerNext(uri: String?) { offeredNext = uri }
     public func restart() { commands.append(.restart) }
     public func play() { commands.append(.play) }
     public func pause() { commands.append(.pause) }

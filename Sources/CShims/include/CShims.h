@@ -18,6 +18,7 @@ static inline GstMapFlags reel_gst_map_read(void) { return GST_MAP_READ; }
 static inline void reel_object_set_bool(gpointer o, const char *k, gboolean v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_uint(gpointer o, const char *k, guint v) { g_object_set(o, k, v, NULL); }
 static inline void reel_object_set_pointer(gpointer o, const char *k, gpointer v) { g_object_set(o, k, v, NULL); }
+static inline void reel_object_set_string(gpointer o, const char *k, const char *v) { g_object_set(o, k, v, NULL); }
 static inline gboolean reel_object_has_property(gpointer o, const char *k) { return g_object_class_find_property(G_OBJECT_GET_CLASS(o), k) != NULL; }
 static inline gchar *reel_object_get_string(gpointer o, const char *k) { gchar *v = NULL; g_object_get(o, k, &v, NULL); return v; }
 
