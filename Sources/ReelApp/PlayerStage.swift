@@ -21,7 +21,7 @@ final class PlayerStage {
     let controlsRevealer: Widget = gtk_revealer_new()!
     let bufferingIndicator: Widget
     private let bufferingLabel: Widget
-    private let subtitleLabel = UI.label(classes: ["reel-subtitle"])
+    let subtitleLabel = UI.label(classes: ["reel-subtitle"])
     /// The second subtitle track, at the top of the picture.
     private let secondSubtitleLabel = UI.label(classes: ["reel-subtitle"])
     private var hideControlsTimer: guint = 0

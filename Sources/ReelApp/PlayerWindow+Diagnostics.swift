@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CGtk
 import ReelDiagnostics
+import ReelGLib
 
 /// The window's parts, as the diagnostics read them (see `DiagnosableWindow`).
 extension PlayerWindow: DiagnosableWindow {
@@ -12,6 +14,8 @@ extension PlayerWindow: DiagnosableWindow {
     var namedControls: [(String, Widget)] { stage.controls.namedControls }
     var seekSlider: Widget { stage.controls.slider.widget }
     var errorPage: Widget { stage.videoView.errorPage }
+    var subtitleLabel: Widget { stage.subtitleLabel }
+    var emptyPage: Widget { gtk_stack_get_child_by_name(gcast(content), "empty") }
     var videoPicture: Widget { stage.videoView.picture }
     var queueRowTitles: [String] { queuePanel.rowTitles }
     var queueRowsMade: Int { queuePanel.rowCount }

@@ -17,7 +17,7 @@ final class PlayerWindow {
     private let header: (bar: Widget, title: Widget, menu: MainMenu)
     let toasts: Toasts
     /// The empty state, or the player.
-    private let content: Widget
+    let content: Widget
     let stage: PlayerStage
     let side: SidePanel
     var queuePanel: QueuePanel { side.queue }
@@ -51,6 +51,7 @@ final class PlayerWindow {
         stage = PlayerStage(model: model, paintable: frameSink.paintable.pointer, skipInterval: { [state] in state.skipInterval })
         content = gtk_stack_new()!
         gtk_stack_add_named(gcast(content), Self.emptyPage(ui), "empty")
+        RecentList.show(application.history.recent, in: ui)
         gtk_stack_add_named(gcast(content), stage.widget, "player")
         gtk_widget_set_vexpand(content, 1)
         side = SidePanel(model: model) { [state] page in

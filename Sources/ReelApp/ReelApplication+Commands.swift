@@ -189,6 +189,7 @@ extension ReelApplication {
         Command("app.open-uri", parameter: "s") { [weak self] value in
             if let uri = g_variant_get_string(value, nil) { self?.open([String(cString: uri)]) }
         },
+        Command("app.clear-recent") { [weak self] in self?.history.recent.clear() },
         Command("app.preferences", keys: ["<Control>comma"], row: .init(.window, tr("Preferences"))) { [weak self] in
             guard let self, let settings = self.settings else { return }
             self.presentOnce("preferences") {

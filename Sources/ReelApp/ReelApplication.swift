@@ -21,8 +21,7 @@ final class ReelApplication {
     /// The tests' window into Reel, when switched on (see `Diagnostics`).
     private var diagnostics: AnyObject?
     private(set) var settings: Settings?
-    /// The queue as it was left, put back when Reel starts without files (once per run).
-    private var savedQueue: SavedQueue?
+    private(set) var history = History()
     /// Held while the window is hidden and sound plays on in the background.
     private var heldInBackground = false
     var openDialogs: [String: Widget] = [:]
@@ -83,7 +82,8 @@ final class ReelApplication {
         // Where a long file was left, and the queue, are kept when Reel quits, however it quits cleanly.
         connectMainSignal(app, "shutdown") { [weak self] _ in
             self?.player?.model.saveResumePosition()
-            self?.savedQueue?.waitUntilWritten()
+            self?.history.savedQueue?.waitUntilWritten()
+            self?.history.recent.saved()
         }
         connectMainSignal(app, "activate") { [weak self] _ in
             self?.presentWindow()
@@ -157,7 +157,7 @@ final class ReelApplication {
 
     /// Puts back the queue of the last run, paused where it was, when this run has nothing yet.
     private func restoreQueue() {
-        savedQueue?.whenLoaded { [weak self] saved in
+        history.savedQueue?.whenLoaded { [weak self] saved in
             guard let saved else { return }
             self?.player?.model.restore(saved.uris, current: saved.current)
         }
@@ -223,7 +223,10 @@ final class ReelApplication {
         player = (engine, model)
         let savedQueue = SavedQueue(file: .named("queue.json"))
         savedQueue.onProblem = { Log.warning($0) }
-        self.savedQueue = savedQueue
+        history.savedQueue = savedQueue
+        let recentItems = history.recent
+        if let problem = recentItems.loadProblem { Log.warning(problem) }
+        recentItems.onProblem = { Log.warning($0) }
         model.setRate(settings.rate)
         model.setVolume(settings.volume)
         let applySequenceSettings: @MainActor () -> Void = {
@@ -249,6 +252,11 @@ final class ReelApplication {
             case .item:
                 if let uri = model.currentItem?.uri { _ = gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri) }
                 savedQueue.save(model.queue)
+            case .status, .media:
+                // Once it plays, under the title it plays with (a station's name for a stream).
+                if model.status == .playing, let uri = model.currentItem?.uri {
+                    recentItems.add(uri: uri, title: model.isLive ? model.media?.album ?? model.title : model.title)
+                }
             case .queue:
                 savedQueue.save(model.queue)
             case .rate: settings.setRate(model.rate)
@@ -349,5 +357,16 @@ extension ReelApplication: MPRISHost {
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+}
+
+extension ReelApplication {
+    /// What Reel keeps from run to run beside the settings.
+    @MainActor
+    struct History {
+        /// The queue as it was left, put back when Reel starts without files (once per run).
+        var savedQueue: SavedQueue?
+        /// What was played last, for the empty window (`RecentList`).
+        let recent = RecentItems(file: .named("recent.json"))
     }
 }

@@ -23,6 +23,10 @@ public protocol DiagnosableWindow: AnyObject {
     var namedControls: [(String, DiagnosedWidget)] { get }
     var seekSlider: DiagnosedWidget { get }
     var errorPage: DiagnosedWidget { get }
+    /// The subtitle line over the video.
+    var subtitleLabel: DiagnosedWidget { get }
+    /// The page shown while nothing is loaded (with its list of recent items).
+    var emptyPage: DiagnosedWidget { get }
     /// The picture's widget: the whole video area, the picture letterboxed (or cropped) in it.
     var videoPicture: DiagnosedWidget { get }
     var isQueueShown: Bool { get }
@@ -97,9 +101,9 @@ extension DiagnosableWindow {
     }
 
     /// Where the control bar and each of its shown controls are, in window coordinates (x, y,
-    /// width, height), the slider's trough and knob, and the error page's title and
-    /// explanation. "surface-offset" is where the window sits in its surface (client-side
-    /// decorations' margins).
+    /// width, height), the slider's trough and knob, the error page's title and explanation,
+    /// the subtitle line and the empty page's rows ("recent-0", …). "surface-offset" is where
+    /// the window sits in its surface (client-side decorations' margins).
     var controlBounds: [(String, [Double])] {
         var result: [(String, [Double])] = []
         var dx = 0.0, dy = 0.0
@@ -114,6 +118,9 @@ extension DiagnosableWindow {
         let trough = child(of: seekSlider, named: "trough")
         if let trough, let b = bounds(trough) { result.append(("trough", b)) }
         if let knob = trough.flatMap({ child(of: $0, named: "slider") }), let b = bounds(knob) { result.append(("knob", b)) }
+        let rows = collect(under: emptyPage) { cssName($0) == "row" ? $0 : nil }
+        for (index, row) in rows.enumerated() { if let b = bounds(row) { result.append(("recent-\(index)", b)) } }
+        if let b = bounds(subtitleLabel) { result.append(("subtitle", b)) }
         if let b = bounds(seekPreview) { result.append(("preview", b)) }
         if let b = bounds(videoPicture) { result.append(("video", b)) }
         return result

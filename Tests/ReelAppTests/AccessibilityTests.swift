@@ -22,7 +22,7 @@ final class AccessibilityTests: XCTestCase {
         defer { app.stop() }
         app.waitForPlaying()
         eventually("the length known") { app.metadata["mpris:length"] != nil }
-        let nodes = try tree(of: app)
+        let nodes = try Self.tree(of: app)
         let controls = nodes.filter { ["push button", "toggle button", "slider", "check box", "radio button"].contains($0.role) }
         XCTAssertGreaterThan(controls.count, 12, "the window's controls were read: \(nodes.map(\.name))")
         for control in controls {
@@ -48,7 +48,7 @@ final class AccessibilityTests: XCTestCase {
         defer { app.stop() }
         app.waitForPlaying()
         app.activate("preferences")
-        let nodes = try tree(of: app, window: "Preferences")
+        let nodes = try Self.tree(of: app, window: "Preferences")
         func control(_ role: String, _ name: String, in nodes: [Node]) -> Node? {
             nodes.first { $0.role == role && $0.name == name }
         }
@@ -61,17 +61,17 @@ final class AccessibilityTests: XCTestCase {
                        "the choice shown")
 
         // A switch pressed writes its key; a key changed elsewhere shows at once.
-        _ = try tree(of: app, window: "Preferences", press: "check box:Resume Where You Left Off")
+        _ = try Self.tree(of: app, window: "Preferences", press: "check box:Resume Where You Left Off")
         let keyfile = URL(fileURLWithPath: try XCTUnwrap(config["XDG_CONFIG_HOME"])).appendingPathComponent("glib-2.0/settings/keyfile")
         eventually("resume-playback written") { (try? String(contentsOf: keyfile, encoding: .utf8))?.contains("resume-playback=true") == true }
         try "[org/reelplayer/Reel]\nskip-interval=25\n".write(to: keyfile, atomically: true, encoding: .utf8)
-        eventually("25 s shown") { (try? self.tree(of: app, window: "Preferences")).flatMap { control("spin button", "Skip Interval", in: $0)?.value } == 25 }
+        eventually("25 s shown") { (try? Self.tree(of: app, window: "Preferences")).flatMap { control("spin button", "Skip Interval", in: $0)?.value } == 25 }
         for node in nodes where ["spin button", "check box", "combo box", "push button"].contains(node.role) {
             XCTAssertFalse(node.name.isEmpty || node.name.hasPrefix("Gtk"), "a \(node.role) without a name in words: “\(node.name)”")
         }
     }
 
-    private func tree(of app: ReelApp, window: String? = nil, press: String? = nil) throws -> [Node] {
+    static func tree(of app: ReelApp, window: String? = nil, press: String? = nil) throws -> [Node] {
         var arguments = [String(app.process.processIdentifier)]
         if let window { arguments += ["--window", window] }
         if let press { arguments += ["--press", press] }

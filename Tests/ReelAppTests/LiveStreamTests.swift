@@ -22,6 +22,9 @@ final class LiveStreamTests: XCTestCase {
         XCTAssertEqual(app.metadata["xesam:artist"]?.strings, ["Reel Radio"], "not the server's address")
         XCTAssertEqual(app.debugProperty("HeaderSubtitle")?.stringValue, "Reel Radio")
         XCTAssertNil(app.metadata["mpris:length"], "no length")
+        // Among the recent items under the station's name, not the song's.
+        let recent = app.stateDirectory.appendingPathComponent("reel/recent.json")
+        eventually("in the recent items") { (try? String(contentsOf: recent, encoding: .utf8))?.contains("\"Reel Radio\"") == true }
         // No seeking and no speed but 1×, over MPRIS and in the window.
         XCTAssertEqual(try app.property("CanSeek").boolValue, false)
         try app.setProperty("Rate", .variantDouble(1.5))

@@ -213,7 +213,7 @@ final class QueueTests: XCTestCase {
             app.stop()  // quitting keeps the position
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("reel").path)
-        XCTAssertEqual(files.filter { $0 != "crash" }.sorted(), ["positions.json", "queue.json"], "the state files, no leftovers")
+        XCTAssertEqual(files.filter { $0 != "crash" }.sorted(), ["positions.json", "queue.json", "recent.json"], "the state files, no leftovers")
 
         let again = try ReelApp([Paths.media("long-4min.webm")], environment: environment)
         again.waitForPlaying()
