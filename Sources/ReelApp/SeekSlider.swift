@@ -86,14 +86,19 @@ final class SeekSlider {
         return (Double(trough.origin.x) + knob / 2, max(1, Double(trough.size.width) - knob))
     }
 
+    /// In a right-to-left language GtkScale runs from right to left: time goes toward the left.
+    private var runsRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
+
     private func time(at x: Double) -> Seconds {
         let duration = model.duration ?? 0
-        return min(max((x - track.start) / track.length, 0), 1) * duration
+        let fraction = min(max((x - track.start) / track.length, 0), 1)
+        return (runsRightToLeft ? 1 - fraction : fraction) * duration
     }
 
     private func x(at time: Seconds) -> Double {
         guard let duration = model.duration, duration > 0 else { return track.start }
-        return track.start + min(max(time / duration, 0), 1) * track.length
+        let fraction = min(max(time / duration, 0), 1)
+        return track.start + (runsRightToLeft ? 1 - fraction : fraction) * track.length
     }
 
     var isUserMoving: Bool { settleTimer != 0 }

@@ -79,11 +79,12 @@ final class VideoView {
         gtk_stack_set_visible_child_name(gcast(stack), "error")
     }
 
-    /// Names in quotes (“…”, or the 「…」 and «…» translations use) longer than `limit`
-    /// characters keep their start and end (the extension) around an ellipsis, so a long file
-    /// name cannot fill the page.
+    /// Names in quotes (“…”, or those the translations use: 「…」, «…», »…«, „…”, and ”…“ in
+    /// Arabic) longer than `limit` characters keep their start and end (the extension) around an
+    /// ellipsis, so a long file name cannot fill the page. The first opening quote decides.
     static func shorteningQuotedNames(in message: String, limit: Int = 48) -> String {
-        let quotes: [(Character, Character)] = [("“", "”"), ("「", "」"), ("『", "』"), ("«", "»")]
+        let quotes: [(Character, Character)] = [("“", "”"), ("「", "」"), ("『", "』"), ("«", "»"), ("»", "«"), ("„", "”"),
+                                                 ("”", "“")]
         var result = "", rest = Substring(message)
         while let (open, closing) = quotes.compactMap({ pair in rest.firstIndex(of: pair.0).map { ($0, pair.1) } })
                 .min(by: { $0.0 < $1.0 }),

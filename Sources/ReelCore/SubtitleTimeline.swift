@@ -8,7 +8,8 @@ struct SubtitleTimeline {
     private(set) var lines: [SubtitleLine] = []
 
     mutating func add(_ line: SubtitleLine) {
-        guard !lines.contains(line) else { return }
+        // After a seek into a line, it comes again cut to start where playback did: the same line.
+        guard !lines.contains(where: { $0 == line || $0.isSameLine(clippedAs: line) }) else { return }
         lines.append(line)
         if lines.count > Self.linesKept { lines.removeFirst(lines.count - Self.linesKept) }
     }
@@ -23,5 +24,13 @@ struct SubtitleTimeline {
         guard !due.isEmpty else { return nil }
         return SubtitleLine(text: due.map(\.text).joined(separator: "\n"), isMarkup: due.allSatisfy(\.isMarkup),
                             start: due.compactMap(\.start).min(), end: due.compactMap(\.end).max())
+    }
+}
+
+private extension SubtitleLine {
+    /// `other` is this line, its start cut by a seek: the same text, ending as it does, starting within it.
+    func isSameLine(clippedAs other: SubtitleLine) -> Bool {
+        guard text == other.text, end == other.end, let start, let otherStart = other.start, let end else { return false }
+        return start <= otherStart && otherStart < end
     }
 }

@@ -4,16 +4,28 @@ import ReelTestSupport
 import XCTest
 
 /// What a user sees: every surface in every language, saved in one folder a reviewer pages
-/// through (`review/`, with a contact sheet), and the control bar's geometry checked at each
-/// size through the diagnostics. English at three window sizes, the others at 960×600; every
-/// language at every size with `REEL_REVIEW_ALL=1` (CI's time is limited).
+/// through (`review/`, with a contact sheet a language), and the control bar's geometry checked
+/// at each size through the diagnostics. Every language at 960×600, and English, the
+/// right-to-left language (Arabic) and the one with the longest text (French) at all three
+/// sizes; every language at every size with `REEL_REVIEW_ALL=1` (CI's time is limited), only
+/// some with `REEL_REVIEW_LANGUAGES`.
 final class ReviewTests: XCTestCase {
     static let allSizes = [(360, 640), (960, 600), (1600, 1000)]
     private static let everyCombination = ProcessInfo.processInfo.environment["REEL_REVIEW_ALL"] == "1"
+    /// French's labels are the longest: 4,853 characters against English's 3,677 in the strings
+    /// under 40 characters (buttons, menus, rows), German's 4,514.
+    private static let longestText = "fr"
     private static func sizes(_ language: String) -> [(Int, Int)] {
-        language == "en" || everyCombination ? allSizes : [(960, 600)]
+        ["en", "ar", longestText].contains(language) || everyCombination ? allSizes : [(960, 600)]
     }
-    static let languages = [("en", "C.UTF-8"), ("ja", "ja_JP.UTF-8"), ("zh_TW", "zh_TW.UTF-8")]
+    /// `REEL_REVIEW_LANGUAGES=en,ar`: only these (run-tests' GNOME Shell part; all of them on X11).
+    private static let languagesReviewed = ProcessInfo.processInfo.environment["REEL_REVIEW_LANGUAGES"]
+        .map { Set($0.split(separator: ",").map(String.init)) }
+    /// Each language of po/LINGUAS with the locale it is shown in.
+    static let languages = [("en", "C.UTF-8"), ("ar", "ar_EG.UTF-8"), ("fr", "fr_FR.UTF-8"), ("de", "de_DE.UTF-8"),
+                            ("es", "es_ES.UTF-8"), ("it", "it_IT.UTF-8"), ("pt_BR", "pt_BR.UTF-8"), ("pl", "pl_PL.UTF-8"),
+                            ("ru", "ru_RU.UTF-8"), ("ja", "ja_JP.UTF-8"), ("ko", "ko_KR.UTF-8"), ("zh_CN", "zh_CN.UTF-8"),
+                            ("zh_TW", "zh_TW.UTF-8")]
     /// `review/`, or `review-gnome/` on GNOME Shell.
     private static let name = Desktop.current == .gnome ? "review-gnome" : "review"
     private static let folder = Paths.artifacts.appendingPathComponent(name)
@@ -24,14 +36,21 @@ final class ReviewTests: XCTestCase {
     }
 
     func testEverySurfaceInEveryLanguage() throws {
-        for (language, locale) in Self.languages { try review(language: language, locale: locale) }
-        // One image of them all: thumbnails with their names.
-        let shots = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".png") }.sorted()
-        XCTAssertGreaterThanOrEqual(shots.count, Self.languages.map { Self.sizes($0.0).count * 9 + 1 }.reduce(0, +), "every surface saved")
-        let sheet = shell("montage", ["-label", "%t", "-pointsize", "10", "-tile", "9x", "-geometry", "200x150+4+4"]
-                          + shots.map { Self.folder.appendingPathComponent($0).path }
-                          + [Paths.artifacts.appendingPathComponent("\(Self.name)-contact-sheet.png").path])
-        XCTAssertEqual(sheet.status, 0, sheet.output)
+        let linguas = try String(contentsOf: Paths.packageRoot.appendingPathComponent("po/LINGUAS"), encoding: .utf8)
+            .components(separatedBy: "\n").map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        XCTAssertEqual(Set(Self.languages.map(\.0).dropFirst()), Set(linguas), "every language of po/LINGUAS reviewed")
+        for (language, locale) in Self.languages where Self.everyCombination || Self.languagesReviewed?.contains(language) ?? true {
+            try review(language: language, locale: locale)
+            // One image a language: its thumbnails with their names.
+            let shots = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
+                .filter { $0.hasPrefix("\(language)-") && $0.hasSuffix(".png") }.sorted()
+            XCTAssertGreaterThanOrEqual(shots.count, Self.sizes(language).count * 9 + 1, "\(language): every surface saved")
+            let sheet = shell("montage", ["-label", "%t", "-pointsize", "10", "-tile", "9x", "-geometry", "200x150+4+4"]
+                              + shots.map { Self.folder.appendingPathComponent($0).path }
+                              + [Paths.artifacts.appendingPathComponent("\(Self.name)-contact-sheet-\(language).png").path])
+            XCTAssertEqual(sheet.status, 0, sheet.output)
+        }
     }
 
     private func review(language: String, locale: String) throws {
@@ -140,7 +159,7 @@ final class ReviewTests: XCTestCase {
         let margins = bounds["surface-offset"].map { $0.x } ?? 0
         XCTAssertGreaterThanOrEqual(bar.x, 0, "\(context): bar inside the window", file: file, line: line)
         XCTAssertLessThanOrEqual(bar.maxX, window.width - margins, "\(context): bar inside the window (\(bar), \(window.width))", file: file, line: line)
-        let controls = bounds.filter { !["bar", "trough", "knob", "video"].contains($0.key) && !$0.key.hasPrefix("error-") }
+        let controls = bounds.filter { !["bar", "trough", "knob", "video", "subtitle"].contains($0.key) && !$0.key.hasPrefix("error-") && !$0.key.hasPrefix("recent-") }
         for (name, rect) in controls {
             XCTAssertTrue(bar.contains(rect), "\(context): \(name) \(rect) inside the bar \(bar)", file: file, line: line)
             XCTAssertGreaterThan(rect.width, 8, "\(context): \(name) not squeezed to nothing", file: file, line: line)

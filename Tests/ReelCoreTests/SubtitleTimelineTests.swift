@@ -25,6 +25,16 @@ final class SubtitleTimelineTests: XCTestCase {
         XCTAssertNil(timeline.line(at: 100))
     }
 
+    /// A seek into a line delivers it again, its start cut to where playback starts: shown once.
+    func testALineCutShortBySeekingIntoItIsTheSameLine() {
+        var timeline = SubtitleTimeline()
+        timeline.add(SubtitleLine(text: "long line", start: 20, end: 40))
+        timeline.add(SubtitleLine(text: "long line", start: 25, end: 40))
+        XCTAssertEqual(timeline.line(at: 26)?.text, "long line")
+        timeline.add(SubtitleLine(text: "long line", start: 40, end: 42))
+        XCTAssertEqual(timeline.line(at: 41)?.text, "long line", "the same words later are another line")
+    }
+
     func testLinesComingAgainAfterASeekAreKeptOnceAndTheOldestGoFirst() {
         var timeline = SubtitleTimeline()
         let line = SubtitleLine(text: "again", start: 5, end: 6)
