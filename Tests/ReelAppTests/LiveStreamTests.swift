@@ -79,9 +79,35 @@ final class LiveStreamTests: XCTestCase {
         print(String(format: "live stream: position %.1f s, level %.0f", app.position, SoundRecorder.rms(recorder.samples(from: recovered))))
     }
 
+    /// A live HLS stream (segments made as they are heard, the playlist never finished) plays
+    /// as live: sound, a Live badge and no slider, no seeking, 1× only, and back at the live
+    /// edge after a pause.
+    func testHLSLivePlaysLive() throws {
+        let live = try Fixture("hls-server.py", ["--live"], waitForFirstLine: true)
+        let recorder = try SoundRecorder()
+        let app = try ReelApp([live.firstLine])
+        app.waitForPlaying("stream", timeout: 20)
+        eventually("known as live: no seeking") { (try? app.property("CanSeek").boolValue) == false }
+        XCTAssertNil(app.metadata["mpris:length"], "no length")
+        XCTAssertEqual(try app.property("MaximumRate").doubleValue, 1)
+        app.revealControls()
+        let shown = Set(app.controlBounds.keys)
+        XCTAssertTrue(shown.isDisjoint(with: ["slider", "skip-backward", "skip-forward", "rate", "total"]), "shown: \(shown.sorted())")
+        XCTAssertTrue(shown.contains("elapsed"), "the Live badge")
+        _ = app.screenshot("live-hls")
+        eventually("it plays on past the segments listed at first", timeout: 15) { app.position > 8 }
+        XCTAssertGreaterThan(recorder.levelOnceChanged(over: 0.5), 300, "the tone reaches the output")
+
+        _ = try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        let pausedAt = app.position
+        _ = try app.player("Play")
+        eventually("playing from the live edge, connected anew") { app.status == "Playing" && app.position < pausedAt }
+    }
+
     /// HTTP Live Streaming from a loopback server, segments made by hlssink2: its .m3u8 is a
     /// stream, not a playlist of items, and a finished one is a file like any other (its
-    /// length, seeking). (A live HLS stream from hlssink2 does not play yet: see the note.)
+    /// length, seeking).
     func testHLSOnDemandPlaysAndSeeks() throws {
         let onDemand = try Fixture("hls-server.py", [], waitForFirstLine: true)
         let app = try ReelApp([onDemand.firstLine])
