@@ -43,6 +43,10 @@ final class RecentList {
         // Titles come from files and stations: text, never markup.
         adw_preferences_row_set_use_markup(gcast(row), 0)
         adw_preferences_row_set_title(gcast(row), entry.title)
+        // One line each, ellipsized: a tag's title can be thousands of characters, and wrapping
+        // them all kept the main thread measuring text.
+        adw_action_row_set_title_lines(gcast(row), 1)
+        adw_action_row_set_subtitle_lines(gcast(row), 1)
         let item = QueueItem(id: 0, uri: entry.uri)
         if let source = item.source { adw_action_row_set_subtitle(gcast(row), source) }
         gtk_actionable_set_action_name(gcast(row), "app.open-uri")

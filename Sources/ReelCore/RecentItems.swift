@@ -17,6 +17,8 @@ public final class RecentItems {
     }
 
     public static let limit = 10
+    /// The most characters of a title kept (a broken tag can hold thousands).
+    public static let titleLimit = 200
     public private(set) var entries: [Entry] = []
     /// Why the file could not be read, when it could not (it was set aside).
     public private(set) var loadProblem: String?
@@ -42,7 +44,8 @@ public final class RecentItems {
 
     /// `uri` played, under `title`: first in the list, once.
     public func add(uri: String, title: String) {
-        let entry = Entry(uri: uri, title: title.isEmpty ? QueueItem(id: 0, uri: uri).fallbackTitle : title)
+        let title = title.isEmpty ? QueueItem(id: 0, uri: uri).fallbackTitle : title
+        let entry = Entry(uri: uri, title: title.count > Self.titleLimit ? String(title.prefix(Self.titleLimit - 1)) + "…" : title)
         guard entries.first != entry else { return }
         entries.removeAll { $0.uri == uri }
         entries.insert(entry, at: 0)

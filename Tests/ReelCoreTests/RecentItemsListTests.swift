@@ -29,6 +29,8 @@ final class RecentItemsListTests: XCTestCase {
         XCTAssertEqual(changes, 3, "the same first entry again changes nothing")
         recent.add(uri: "file:///folder/b%20c.flac", title: "")
         XCTAssertEqual(recent.entries.first?.title, "b c", "without a title: the file's name")
+        recent.add(uri: "file:///long.mp3", title: String(repeating: "長い題名", count: 3000))
+        XCTAssertEqual(recent.entries.first?.title.count, RecentItems.titleLimit, "a broken tag's thousands of characters cut")
         for n in 0..<20 { recent.add(uri: "file:///\(n).ogg", title: "\(n)") }
         XCTAssertEqual(recent.entries.count, RecentItems.limit)
         XCTAssertEqual(recent.entries.first?.title, "19")
