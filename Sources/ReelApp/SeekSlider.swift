@@ -147,8 +147,6 @@ final class SeekSlider {
         }
         gtk_adjustment_set_value(adjustment, min(model.position, duration))
         gtk_widget_set_sensitive(widget, model.canSeek ? 1 : 0)
-        let description = String(format: tr("%@ of %@"), TimeFormat.string(model.position),
-                                 TimeFormat.string(model.duration))
-        UI.setAccessibleProperty(widget, GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, description)
+        UI.setValueText(widget, String(format: tr("%@ of %@"), TimeFormat.string(model.position), TimeFormat.string(model.duration)))
     }
 }

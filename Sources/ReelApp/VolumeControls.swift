@@ -39,6 +39,8 @@ final class VolumeControls {
         updating = true
         defer { updating = false }
         gtk_range_set_value(gcast(scale), model.volume)
+        // Translators: the volume as a screen reader says it, e.g. "80 %".
+        UI.setValueText(scale, String(format: tr("%d %%"), Int((model.volume * 100).rounded())))
         gtk_button_set_icon_name(gcast(muteButton), model.isMuted ? "audio-volume-high-symbolic" : "audio-volume-muted-symbolic")
         UI.setTooltip(muteButton, model.isMuted ? tr("Unmute") : tr("Mute"))
     }

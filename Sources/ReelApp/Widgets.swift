@@ -29,6 +29,18 @@ enum UI {
     }
 
     /// Sets a string accessible property (label, value text) that screen readers announce.
+    /// What a screen reader says a slider's value is ("1:23 of 4:56", "80 %"), when it changed.
+    /// Workaround (GTK 4.8): the value text does not reach AT-SPI (Atspi.Value.get_text reads
+    /// nothing), so the description carries it too, as Orca reads a slider's. Goes when
+    /// AccessibilityTests read the value text itself.
+    static func setValueText(_ widget: Widget, _ text: String) {
+        let key = "reel-value-text"
+        if let shown = g_object_get_data(gcast(widget), key), String(cString: shown.assumingMemoryBound(to: CChar.self)) == text { return }
+        g_object_set_data_full(gcast(widget), key, g_strdup(text), g_free)
+        setAccessibleProperty(widget, GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text)
+        setAccessibleProperty(widget, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text)
+    }
+
     static func setAccessibleProperty(_ widget: Widget, _ property: GtkAccessibleProperty, _ text: String) {
         var value = GValue()
         g_value_init(&value, reel_type_string())

@@ -37,6 +37,15 @@ final class AccessibilityTests: XCTestCase {
         let duration = try XCTUnwrap(controls.first { $0.name.hasPrefix("Total time: ") }, "the duration button")
         XCTAssertEqual(duration.name, "Total time: 0:30")
         XCTAssertEqual(duration.description, "Show Remaining Time", "what a click does")
+        // The seek slider's value in words, not a count of seconds.
+        let slider = try XCTUnwrap(controls.first { $0.role == "slider" && $0.name == "Position" }, "the seek slider")
+        XCTAssertNotNil(slider.description.wholeMatch(of: /[0-9]+:[0-9]{2} of 0:30/), "“\(slider.description)”")
+
+        // A toggle says whether it is on (GTK 4: a button, pressed or not).
+        let queueButton = { (nodes: [Node]) in nodes.first { $0.role == "push button" && $0.name == "Show Queue" } }
+        XCTAssertEqual(queueButton(nodes)?.checked, false, "the queue's toggle, off")
+        app.activate("show-queue")
+        eventually("the queue's toggle reads as on") { ((try? Self.tree(of: app)).flatMap(queueButton))?.checked == true }
     }
 
     /// Preferences (data/ui/preferences.ui) shows the settings as they are, each control named,
