@@ -235,6 +235,13 @@ final class QueueTests: XCTestCase {
             app.waitForPlaying("short-1")
             try app.player("Next")
             app.waitForPlaying("short-2")
+            // Changes are written a quarter of a second after they come (together with any that
+            // follow): killed sooner, the run loses that much, by design.
+            let saved = state.appendingPathComponent("reel/queue.json")
+            eventually("the queue written with short-2 playing") {
+                let json = (try? Data(contentsOf: saved)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+                return json?["current"] as? Int == 1
+            }
             kill(app.process.processIdentifier, SIGKILL)
             app.process.waitUntilExit()
         }
