@@ -43,9 +43,23 @@ public struct SignalArguments: @unchecked Sendable {
     }
 }
 
-private final class SignalHandlerBox {
-    let handler: (SignalArguments) -> Void
-    init(_ handler: @escaping (SignalArguments) -> Void) { self.handler = handler }
+// Made on the main thread, called on whichever emits: a streaming thread's first emission is
+// ordered after the connection by GLib's signal lock, which ThreadSanitizer cannot see (GLib is
+// not built for it); the release/acquire pair on `published` states the order where it can, as
+// for TimeoutBox below.
+private final class SignalHandlerBox: @unchecked Sendable {
+    private let handler: (SignalArguments) -> Void
+    private let published = Atomic<Bool>(false)
+
+    init(_ handler: @escaping (SignalArguments) -> Void) {
+        self.handler = handler
+        published.store(true, ordering: .releasing)
+    }
+
+    func call(_ arguments: SignalArguments) {
+        _ = published.load(ordering: .acquiring)
+        handler(arguments)
+    }
 }
 
 /// Connects `handler` to `signal` on `instance` through a GClosure with one generic marshaller,
@@ -63,7 +77,7 @@ public func connectSignal(_ instance: UnsafeMutableRawPointer, _ signal: String,
     }
     g_closure_set_marshal(closure) { closure, returnValue, count, values, _, _ in
         let box = Unmanaged<SignalHandlerBox>.fromOpaque(closure!.pointee.data!).takeUnretainedValue()
-        box.handler(SignalArguments(values: values!, count: Int(count), returnValue: returnValue))
+        box.call(SignalArguments(values: values!, count: Int(count), returnValue: returnValue))
     }
     return g_signal_connect_closure(instance, signal, closure, after ? 1 : 0)
 }
