@@ -71,7 +71,8 @@ final class Fixture {
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = waitForFirstLine ? output : FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // What a fixture complains of (a server that would not start, a traceback) is in the log.
+        process.standardError = FileHandle.standardError
         try process.run()
         guard waitForFirstLine else { return }
         // The fixture prints its line as soon as it is ready; a few seconds is plenty.
@@ -100,9 +101,21 @@ final class Fixture {
         XCTFail("the fixture did not finish “\(command)”", file: file, line: line)
     }
 
+    /// Closing stdin ends a fixture; one that has not ended in 10 s is stopped, then killed, so
+    /// that a fixture stuck in its teardown fails its test instead of hanging the suite.
     deinit {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        if !exited(within: 10) {
+            print("fixture \(process.executableURL?.lastPathComponent ?? "?") did not end; stopping it")
+            process.terminate()
+            if !exited(within: 5) { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
+    }
+
+    private func exited(within seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !process.isRunning
     }
 }

@@ -20,6 +20,8 @@ import tempfile
 import threading
 import time
 
+import ctypes
+
 import gi
 
 gi.require_version("Gst", "1.0")
@@ -33,6 +35,11 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def die_with_parent():
+    """The server goes when this script goes, however it ends (PR_SET_PDEATHSIG, SIGKILL)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
 
 
 def wait_for_port(port, deadline):
@@ -79,13 +86,18 @@ class Station:
         path = os.path.join(self.dir, "icecast.xml")
         with open(path, "w") as f:
             f.write(self.config())
-        self.server = subprocess.Popen(["icecast2", "-c", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.server = subprocess.Popen(["icecast2", "-c", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       preexec_fn=die_with_parent)
         if not wait_for_port(self.port, time.monotonic() + 10):
             sys.exit("radio-station: icecast2 did not start")
 
     def stop_server(self):
         self.server.terminate()
-        self.server.wait()
+        try:
+            self.server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
 
     def start_source(self):
         self.pipeline = Gst.parse_launch(
@@ -162,10 +174,11 @@ def main():
                 station.start()
             print(f"ok {command}", flush=True)
     finally:
-        if station.pipeline is not None:
-            station.stop_source()
+        # The server first: a source blocked on its socket is then released, and stops at once.
         if station.server is not None and station.server.poll() is None:
             station.stop_server()
+        if station.pipeline is not None:
+            station.stop_source()
         shutil.rmtree(station.dir, ignore_errors=True)
 
 
