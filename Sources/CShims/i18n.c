@@ -17,3 +17,4 @@ const char *reel_gettext(const char *msgid) { return dgettext(reel_domain, msgid
 const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n) {
     return dngettext(reel_domain, msgid, plural, n);
 }
+const char *reel_dgettext(const char *domain, const char *msgid) { return dgettext(domain, msgid); }

@@ -25,7 +25,13 @@ final class RateButton {
         gtk_menu_button_set_menu_model(gcast(widget), gcast(menu.pointer))
     }
 
-    func show(rate: Double) { gtk_menu_button_set_label(gcast(widget), Self.text(rate)) }
+    func show(rate: Double) {
+        gtk_menu_button_set_label(gcast(widget), Self.text(rate))
+        // GTK 4.8 names the button inside a menu button after its label alone ("1×"): what it is, then its value.
+        guard let button = gtk_widget_get_first_child(widget) else { return }
+        gtk_accessible_reset_relation(gcast(button), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        UI.setAccessibleLabel(button, tr("Playback Speed") + " " + Self.text(rate))
+    }
 
     /// "1×", "1.25×", "0.5×".
     static func text(_ rate: Double) -> String {

@@ -25,6 +25,7 @@ enum OpenLocationDialog {
         adw_message_dialog_set_response_appearance(gcast(dialog), "open", ADW_RESPONSE_SUGGESTED)
         adw_message_dialog_set_default_response(gcast(dialog), "open")
         adw_message_dialog_set_close_response(gcast(dialog), "cancel")
+        AccessibleNames.nameButtons(under: gcast(dialog))
         connectMainSignal(dialog, "response") { args in
             guard let response = args.string(1), response == "open",
                   let text = gtk_editable_get_text(gcast(entry)).map({ String(cString: $0) }) else { return }

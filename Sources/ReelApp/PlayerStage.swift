@@ -8,7 +8,6 @@ import ReelGLib
 /// the control bar over it, which hides (with the pointer) while video plays untouched.
 @MainActor
 final class PlayerStage {
-    static let controlsHideDelay: UInt32 = 3000
     /// A wait shorter than this shows no spinner: playbin re-prerolls for a few milliseconds
     /// each time the video branch is attached again, which GstPlay reports as buffering.
     static let bufferingIndicatorDelay: UInt32 = 400
@@ -18,13 +17,12 @@ final class PlayerStage {
     let widget: Widget = gtk_overlay_new()!
     let videoView: VideoView
     let controls: ControlBar
-    let controlsRevealer: Widget = gtk_revealer_new()!
+    let hiding: ControlsHiding
     let bufferingIndicator: Widget
     private let bufferingLabel: Widget
     let subtitleLabel = UI.label(classes: ["reel-subtitle"])
     /// The second subtitle track, at the top of the picture.
     private let secondSubtitleLabel = UI.label(classes: ["reel-subtitle"])
-    private var hideControlsTimer: guint = 0
     private var bufferingIndicatorTimer: guint = 0
     private let model: PlayerModel
     let preview: SeekPreview
@@ -34,15 +32,12 @@ final class PlayerStage {
         videoView = VideoView(paintable: paintable)
         controls = ControlBar(model: model, skipInterval: skipInterval)
         preview = SeekPreview(model: model)
-        gtk_revealer_set_transition_type(gcast(controlsRevealer), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
-        gtk_revealer_set_child(gcast(controlsRevealer), controls.widget)
-        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
-        gtk_widget_set_valign(controlsRevealer, GTK_ALIGN_END)
+        hiding = ControlsHiding(controls: controls.widget, over: widget, model: model)
         bufferingLabel = UI.label("")
         bufferingIndicator = Self.spinner(above: bufferingLabel)
         setUpSubtitleLabel()
         gtk_overlay_set_child(gcast(widget), videoView.widget)
-        for overlay in [subtitleLabel, secondSubtitleLabel, bufferingIndicator, controlsRevealer, preview.widget] {
+        for overlay in [subtitleLabel, secondSubtitleLabel, bufferingIndicator, hiding.revealer, preview.widget] {
             gtk_overlay_add_overlay(gcast(widget), overlay)
         }
         // The control bar fits the video area's width; what sits above the bar makes room for it
@@ -120,7 +115,7 @@ final class PlayerStage {
                 videoView.show(media: model.media, title: model.title)
             }
             updateBuffering()
-            scheduleControlsHide()
+            hiding.scheduleHide()
         case .picture:
             videoView.fill(model.picture.fillsWindow)
         case .subtitle:
@@ -172,7 +167,7 @@ final class PlayerStage {
         gtk_widget_set_visible(label, 1)
     }
 
-    // MARK: Controls that hide while watching
+    // MARK: The pointer
 
     private func installPointerWatch() {
         let motion = gtk_event_controller_motion_new()!
@@ -192,32 +187,12 @@ final class PlayerStage {
             let now = place(args)
             defer { lastMotion = (now.x, now.y); lastPlace = now }
             if let lastMotion, abs(lastMotion.x - now.x) < 1, abs(lastMotion.y - now.y) < 1 { return }
-            self?.showControls()
+            self?.hiding.pointerMoved()
             if let lastPlace, lastPlace.width == now.width, lastPlace.height == now.height,
                abs(lastPlace.x - now.x) >= 1 || abs(lastPlace.y - now.y) >= 1 {
                 self?.preview.getReady()
             }
         }
         gtk_widget_add_controller(widget, motion)
-    }
-
-    private func showControls() {
-        gtk_revealer_set_reveal_child(gcast(controlsRevealer), 1)
-        gtk_widget_set_cursor_from_name(widget, nil)
-        scheduleControlsHide()
-    }
-
-    private func scheduleControlsHide() {
-        if hideControlsTimer != 0 { g_source_remove(hideControlsTimer) }
-        hideControlsTimer = addTimeout(milliseconds: Self.controlsHideDelay) { [weak self] in
-            guard let self else { return false }
-            self.hideControlsTimer = 0
-            // Only over playing video; paused or audio-only media keep their controls.
-            if self.model.status.isPlaying, !(self.model.media?.isAudioOnly ?? false) {
-                gtk_revealer_set_reveal_child(gcast(self.controlsRevealer), 0)
-                gtk_widget_set_cursor_from_name(self.widget, "none")
-            }
-            return false
-        }
     }
 }

@@ -9,7 +9,7 @@ extension PlayerWindow: DiagnosableWindow {
     var toastShown: String { toasts.shownMessage ?? "" }
     var bufferingIndicator: Widget { stage.bufferingIndicator }
     var bufferingText: String { stage.bufferingText }
-    var controlsRevealer: Widget { stage.controlsRevealer }
+    var controlsRevealer: Widget { stage.hiding.revealer }
     var controlBar: Widget { stage.controls.widget }
     var namedControls: [(String, Widget)] { stage.controls.namedControls }
     var seekSlider: Widget { stage.controls.slider.widget }

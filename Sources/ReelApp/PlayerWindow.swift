@@ -68,6 +68,7 @@ final class PlayerWindow {
                               refused: { [weak self] message in self?.showToast(message) })
         installFullscreenGestures(on: stage.widget)
         installKeys(application.commandTable)
+        stage.hiding.watchKeyboardNavigation(in: window)
         idleInhibitor = IdleInhibitor(application: gcast(application.app), window: window)
         installShortcutsAction()
         observation = model.observe { [weak self] change in self?.modelChanged(change) }
@@ -117,11 +118,9 @@ final class PlayerWindow {
 
     /// The empty page of data/ui/window.ui.
     private static func emptyPage(_ ui: UIDefinition) -> Widget {
-        // Workaround (GTK 4.8): gtk_button_set_label sets the accessible label to the text as
-        // written, and the name is that and the mnemonic label's ("_Open… Open…" over AT-SPI).
-        // The label alone names it. Goes when AccessibilityTests pass without it.
-        gtk_accessible_reset_property(gcast(ui.object("empty_page_open")), GTK_ACCESSIBLE_PROPERTY_LABEL)
-        return ui.object("empty_page")
+        let page: Widget = ui.object("empty_page")
+        AccessibleNames.nameButtons(under: page)
+        return page
     }
 
     /// The queue: a flap beside the video on wide windows, over it on narrow ones.

@@ -31,6 +31,7 @@ enum PreferencesWindow {
             adw_action_row_set_subtitle(gcast(row), tr("Needs the lsp-plugins-ladspa package"))
             gtk_widget_set_sensitive(row, 0)
         }
+        AccessibleNames.nameButtons(under: window)
         gtk_window_present(gcast(window))
         withExtendedLifetime(ui) {}
         return window

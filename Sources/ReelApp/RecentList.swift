@@ -15,9 +15,6 @@ final class RecentList {
 
     /// Follows `items` for as long as they live (they hold this list).
     static func show(_ items: RecentItems, in ui: UIDefinition) {
-        // Workaround (GTK 4.8), as for the Open button (PlayerWindow.emptyPage): "_Clear Clear" over
-        // AT-SPI. Goes when AccessibilityTests pass without it.
-        gtk_accessible_reset_property(gcast(ui.object("recent_clear")), GTK_ACCESSIBLE_PROPERTY_LABEL)
         let recentList = RecentList(group: ui.object("recent_group"), list: ui.object("recent_list"))
         recentList.fill(items.entries)
         items.onChange = { [recentList, unowned items] in recentList.fill(items.entries) }

@@ -48,6 +48,9 @@ enum ShortcutsWindow {
         guard let object = gtk_builder_get_object(builder, "shortcuts") else { return nil }
         // The builder lets go of it: keep a reference for the window that shows it.
         g_object_ref(UnsafeMutableRawPointer(object))
+        // Its pages and search button are made as it is shown.
+        let window: Widget = gcast(object)
+        connectMainSignal(window, "map", after: true) { _ in AccessibleNames.nameButtons(under: window) }
         return OpaquePointer(object)
     }
 }

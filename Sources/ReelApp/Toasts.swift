@@ -88,6 +88,10 @@ final class Toasts {
 
     private func present(_ message: String, button: String?, action: String?) {
         let toast = adw_toast_new(UI.escapeMarkup(message))!
+        // Read by screen readers as an alert (libadwaita 1.2's own title is a plain label).
+        let title = UI.alertLabel(message)
+        adw_toast_set_custom_title(toast, title)
+        connectMainSignal(title, "map") { _ in Self.nameButtons(besides: title) }
         adw_toast_set_timeout(toast, 8)
         if let button, let action {
             adw_toast_set_button_label(toast, button)
@@ -114,6 +118,16 @@ final class Toasts {
         let clock = gtk_widget_get_mapped(overlay) != 0 ? gtk_widget_get_frame_clock(overlay) : nil
         shown = (toast, message, clock.map { gdk_frame_clock_get_frame_time($0) + Self.slideIn })
         dismissHeld = false
+    }
+
+    /// libadwaita 1.2's close button reads "GtkImage" (AccessibleNames), and its own button a
+    /// mnemonic twice: named once the toast's widget, the title's ancestor, is built.
+    private static func nameButtons(besides title: Widget) {
+        var toastWidget = gtk_widget_get_parent(title)
+        while let widget = toastWidget, String(cString: g_type_name_from_instance(gcast(widget))) != "AdwToastWidget" {
+            toastWidget = gtk_widget_get_parent(widget)
+        }
+        if let toastWidget { AccessibleNames.nameButtons(under: toastWidget) }
     }
 
     private func gone(_ toast: OpaquePointer) {

@@ -50,6 +50,26 @@ enum UI {
         g_value_unset(&value)
     }
 
+    /// A label screen readers take for an alert: the role is fixed when a widget is made.
+    static func alertLabel(_ text: String) -> Widget {
+        var role = GValue()
+        g_value_init(&role, gtk_accessible_role_get_type())
+        g_value_set_enum(&role, gint(GTK_ACCESSIBLE_ROLE_ALERT.rawValue))
+        defer { g_value_unset(&role) }
+        let object = "accessible-role".withCString { name in
+            var names: [UnsafePointer<CChar>?] = [name]
+            return g_object_new_with_properties(gtk_label_get_type(), 1, &names, &role)
+        }
+        let label: Widget = gcast(object)
+        gtk_label_set_text(gcast(label), text)
+        // As libadwaita 1.2 styles a toast's own title.
+        gtk_label_set_ellipsize(gcast(label), PANGO_ELLIPSIZE_END)
+        gtk_label_set_xalign(gcast(label), 0)
+        gtk_widget_set_hexpand(label, 1)
+        gtk_widget_add_css_class(label, "heading")
+        return label
+    }
+
     static func label(_ text: String = "", classes: [String] = []) -> Widget {
         let label = gtk_label_new(text)!
         gtk_label_set_use_markup(gcast(label), 0)

@@ -45,6 +45,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="BufferingShows" type="t" access="read"/>
       <property name="ControlBounds" type="a{sv}" access="read"/>
       <property name="MenuOpen" type="b" access="read"/>
+      <property name="FocusVisible" type="b" access="read"/>
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
@@ -140,6 +141,7 @@ final class DebugInterface: DBusObjectHandler {
         case "BufferingText": return .string(window()?.bufferingText ?? "")
         case "BufferingShows": return .uint64(bufferingShows)
         case "MenuOpen": return .bool(window()?.controlMenuOpen ?? false)
+        case "FocusVisible": return .bool(window()?.focusVisible ?? false)
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])

@@ -64,6 +64,9 @@ extension DiagnosableWindow {
     /// Whether the buffering (or connecting) indicator is up.
     var bufferingShown: Bool { gtk_widget_get_visible(bufferingIndicator) != 0 }
 
+    /// Whether the window draws the keyboard focus (GTK shows it once keys are used).
+    var focusVisible: Bool { gtk_window_get_focus_visible(gcast(window)) != 0 }
+
     /// Whether one of the control bar's menus is open.
     var controlMenuOpen: Bool {
         namedControls.contains { _, widget in

@@ -12,8 +12,23 @@ final class AccessibilityTests: XCTestCase {
         let name: String
         let description: String
         let checked: Bool
+        let focused: Bool
+        let focusable: Bool
         let value: Double?
+        /// In the window's coordinates. GTK 4.8 reads hidden widgets too (a stack's other pages, a
+        /// closed side panel), with no size or outside the window, and marks nothing "showing".
+        let bounds: [Int]?
+
+        /// Whether it is on screen in a window of `size`.
+        func isShown(in size: (width: Int, height: Int)) -> Bool {
+            guard let bounds, bounds.count == 4, bounds[2] > 0, bounds[3] > 0 else { return false }
+            return bounds[0] < size.width && bounds[1] < size.height && bounds[0] + bounds[2] > 0 && bounds[1] + bounds[3] > 0
+        }
     }
+
+    /// What a user acts on. List rows are read through their contents (GTK 4.8 gives a row no name).
+    static let interactiveRoles: Set = ["push button", "toggle button", "slider", "check box", "radio button", "menu item",
+                                        "check menu item", "radio menu item", "spin button", "combo box", "entry", "page tab"]
 
     /// Every control has a name in words: no mnemonic underscore, no text said twice, not a
     /// bare time; the empty page's Open button and the duration button in particular.
@@ -25,14 +40,7 @@ final class AccessibilityTests: XCTestCase {
         let nodes = try Self.tree(of: app)
         let controls = nodes.filter { ["push button", "toggle button", "slider", "check box", "radio button"].contains($0.role) }
         XCTAssertGreaterThan(controls.count, 12, "the window's controls were read: \(nodes.map(\.name))")
-        for control in controls {
-            XCTAssertFalse(control.name.isEmpty, "a \(control.role) without a name")
-            XCTAssertFalse(control.name.contains("_"), "“\(control.name)”: a mnemonic's underscore is read out")
-            let words = control.name.split(separator: " ")
-            XCTAssertFalse(words.count >= 2 && words.count % 2 == 0 && words[..<(words.count / 2)] == words[(words.count / 2)...],
-                           "“\(control.name)”: said twice")
-            XCTAssertNil(control.name.wholeMatch(of: /[0-9:–-]+/), "“\(control.name)”: a time alone says nothing of what the control does")
-        }
+        for control in controls { Self.checkName(control, on: "the window") }
         XCTAssertTrue(controls.contains { $0.name == "Open…" && $0.description.isEmpty }, "the empty page's Open button")
         let duration = try XCTUnwrap(controls.first { $0.name.hasPrefix("Total time: ") }, "the duration button")
         XCTAssertEqual(duration.name, "Total time: 0:30")
@@ -80,8 +88,112 @@ final class AccessibilityTests: XCTestCase {
         }
     }
 
-    static func tree(of app: ReelApp, window: String? = nil, press: String? = nil) throws -> [Node] {
+    /// Every surface, as Orca reads it: the window empty, playing, paused, fullscreen and with
+    /// an error; each menu and popover; the queue and the transcript; Preferences, the shortcuts
+    /// and Open Location; a toast. Each control on screen has a name that says what it does.
+    func testEverySurfaceReadsAsWhatItDoes() throws {
+        let empty = try ReelApp([])
+        var nodes = try readSurface("the empty window", of: empty)
+        XCTAssertTrue(nodes.contains { $0.role == "push button" && $0.name == "Open…" }, "the empty page's Open button")
+        empty.stop()
+
+        let app = try ReelApp([Paths.media("talk.webm")])
+        defer { app.stop() }
+        app.waitForPlaying()
+        _ = app.windowID  // found now, while it is the app's only window
+        nodes = try readSurface("the window playing", of: app)
+        XCTAssertTrue(nodes.contains { $0.role == "push button" && $0.name == "Playback Speed 1×" }, "the speed button: what it is, then its value")
+        _ = try app.player("Pause")
+        eventually("paused") { app.status == "Paused" }
+        nodes = try readSurface("the window paused", of: app)
+        XCTAssertTrue(nodes.contains { $0.role == "push button" && $0.name == "Play" }, "the play button says what it does now")
+
+        // Each menu and popover, opened as Orca opens them.
+        let closed = Self.controlCount(nodes)
+        func open(_ menu: String) throws -> [Node] {
+            _ = try Self.tree(of: app, press: "push button:\(menu)")
+            eventually("\(menu): its contents read") { Self.controlCount((try? Self.tree(of: app)) ?? []) > closed }
+            return try readSurface("the menu “\(menu)”", of: app)
+        }
+        func close(_ menu: String) {
+            app.key("Escape")
+            eventually("\(menu) closed") { Self.controlCount((try? Self.tree(of: app)) ?? []) == closed }
+        }
+        for menu in ["Main Menu", "Playback Speed 1×", "Subtitles and Sound Tracks", "Volume"] {
+            _ = try open(menu)
+            close(menu)
+        }
+        // A toggle in a menu says whether it is on.
+        app.activate("night-mode")
+        nodes = try open("Main Menu")
+        XCTAssertEqual(nodes.first { $0.role == "menu item" && $0.name == "Night Mode" }?.checked, true, "Night Mode reads as on")
+        close("Main Menu")
+
+        for panel in ["show-queue", "show-transcript"] {
+            app.activate(panel)
+            nodes = try readSurface(panel, of: app)
+        }
+        XCTAssertTrue(nodes.contains { $0.role == "entry" && $0.name == "Search the Transcript" && ($0.bounds?[2] ?? 0) > 0 },
+                      "the transcript's search field")
+        app.activate("show-transcript")
+
+        // A toast: its text is an alert, which screen readers announce; its close button is named.
+        app.activate("reset-colours")
+        eventually("the toast shown") { app.debugProperty("ToastShown")?.stringValue == "Colours reset" }
+        nodes = try readSurface("a toast", of: app)
+        XCTAssertTrue(nodes.contains { $0.role == "alert" && $0.name == "Colours reset" }, "the toast reads as an alert")
+
+        for (action, title) in [("preferences", "Preferences"), ("open-location", "Open Location"), ("win.show-help-overlay", "Keyboard Shortcuts")] {
+            app.activateQuietly(action)
+            _ = try readSurface(title, of: app, window: title)
+            app.closeDialogs()
+        }
+
+        app.activate("toggle-fullscreen")
+        eventually("fullscreen") { app.isFullscreen }
+        app.revealControls()
+        _ = try readSurface("fullscreen", of: app)
+        app.activate("toggle-fullscreen")
+
+        app.activate("open-uri", "'\(Paths.mediaURI("random.mp4"))'")
+        eventually("the error page") { app.debugProperty("MessageShown")?.stringValue?.contains("random.mp4") == true }
+        nodes = try readSurface("the error page", of: app)
+        XCTAssertTrue(nodes.contains { $0.role == "label" && $0.name.contains("random.mp4") }, "the error read")
+    }
+
+    private static func controlCount(_ nodes: [Node]) -> Int { nodes.filter { interactiveRoles.contains($0.role) }.count }
+
+    /// Reads one surface and checks the name of every control on screen in it.
+    private func readSurface(_ surface: String, of app: ReelApp, window: String? = nil, press: String? = nil,
+                             file: StaticString = #filePath, line: UInt = #line) throws -> [Node] {
+        let nodes = try Self.tree(of: app, window: window, press: press)
+        // The window's own size (its frame, or the dialog read).
+        let frame = nodes.first { $0.bounds != nil }?.bounds ?? [0, 0, 0, 0]
+        let size = (width: frame[2], height: frame[3])
+        let controls = nodes.filter { Self.interactiveRoles.contains($0.role) && $0.isShown(in: size) }
+        XCTAssertFalse(controls.isEmpty, "\(surface): no control read", file: file, line: line)
+        for control in controls { Self.checkName(control, on: surface, file: file, line: line) }
+        return nodes
+    }
+
+    /// A name in words: not empty, no mnemonic underscore, not said twice, not a type's name,
+    /// not a bare time.
+    static func checkName(_ control: Node, on surface: String, file: StaticString = #filePath, line: UInt = #line) {
+        let name = control.name
+        XCTAssertFalse(name.isEmpty, "\(surface): a \(control.role) without a name", file: file, line: line)
+        XCTAssertFalse(name.contains("_"), "\(surface): “\(name)”: a mnemonic's underscore is read out", file: file, line: line)
+        XCTAssertFalse(name.hasPrefix("Gtk") || name.hasPrefix("Adw"),
+                       "\(surface): a \(control.role) “\(name)” at \(control.bounds ?? []) is a type's name", file: file, line: line)
+        let words = name.split(separator: " ")
+        XCTAssertFalse(words.count >= 2 && words.count % 2 == 0 && words[..<(words.count / 2)] == words[(words.count / 2)...],
+                       "\(surface): “\(name)”: said twice", file: file, line: line)
+        XCTAssertNil(name.wholeMatch(of: /[0-9:–-]+/), "\(surface): “\(name)”: a time alone says nothing of what the control does",
+                     file: file, line: line)
+    }
+
+    static func tree(of app: ReelApp, window: String? = nil, press: String? = nil, focusedOnly: Bool = false) throws -> [Node] {
         var arguments = [String(app.process.processIdentifier)]
+        if focusedOnly { arguments.append("--focused") }
         if let window { arguments += ["--window", window] }
         if let press { arguments += ["--press", press] }
         let result = shell(Paths.packageRoot.appendingPathComponent("meson_helpers/a11y-tree").path, arguments)

@@ -152,6 +152,8 @@ gchar **reel_settings_ignored_values(GSettings *settings);
 void reel_i18n_init(const char *domain, const char *localedir);
 const char *reel_gettext(const char *msgid);
 const char *reel_ngettext(const char *msgid, const char *plural, unsigned long n);
+// A word in another domain's catalogue (GTK's "gtk40"), for the words GTK's own widgets lack.
+const char *reel_dgettext(const char *domain, const char *msgid);
 
 // Crash reports: on a fatal signal, `header` (version, libraries), the media, the playback state,
 // the thread and its stack go to `path`; then Reel runs again with REEL_SYMBOLIZE_CRASH_REPORT=path
