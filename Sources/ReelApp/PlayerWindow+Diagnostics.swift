@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CAdwaita
 import CGtk
 import ReelDiagnostics
 import ReelGLib
@@ -25,6 +26,7 @@ extension PlayerWindow: DiagnosableWindow {
     var transcriptHighlight: String? { side.transcript.highlightedLine }
     var secondSubtitleShown: String { stage.secondSubtitleShown }
     var headerSubtitle: String { subtitleShown }
+    var highContrast: Bool { adw_style_manager_get_high_contrast(adw_style_manager_get_default()) != 0 }
     var seekPreview: Widget { stage.preview.widget }
     var seekPreviewText: String { stage.preview.text }
     var seekPreviewShowsFrame: Bool { stage.preview.showsFrame }

@@ -46,6 +46,9 @@ final class DebugInterface: DBusObjectHandler {
       <property name="ControlBounds" type="a{sv}" access="read"/>
       <property name="MenuOpen" type="b" access="read"/>
       <property name="FocusVisible" type="b" access="read"/>
+      <property name="TextDPI" type="x" access="read"/>
+      <property name="Animations" type="b" access="read"/>
+      <property name="HighContrast" type="b" access="read"/>
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
@@ -142,6 +145,9 @@ final class DebugInterface: DBusObjectHandler {
         case "BufferingShows": return .uint64(bufferingShows)
         case "MenuOpen": return .bool(window()?.controlMenuOpen ?? false)
         case "FocusVisible": return .bool(window()?.focusVisible ?? false)
+        case "TextDPI": return .int64(window()?.textDPI ?? 0)
+        case "Animations": return .bool(window()?.animations ?? false)
+        case "HighContrast": return .bool(window()?.highContrast ?? false)
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])

@@ -46,6 +46,8 @@ public protocol DiagnosableWindow: AnyObject {
     var secondSubtitleShown: String { get }
     /// The header bar's subtitle under the title (the chapter playing; "" when none).
     var headerSubtitle: String { get }
+    /// Whether libadwaita draws in high contrast (the desktop's setting).
+    var highContrast: Bool { get }
     /// The seek bar's preview, what it says (time, chapter) and whether it shows a frame.
     var seekPreview: DiagnosedWidget { get }
     var seekPreviewText: String { get }
@@ -66,6 +68,19 @@ extension DiagnosableWindow {
 
     /// Whether the window draws the keyboard focus (GTK shows it once keys are used).
     var focusVisible: Bool { gtk_window_get_focus_visible(gcast(window)) != 0 }
+
+    /// The desktop's text size and animations as GTK took them: Xft DPI × 1024 (96 × 1024 at
+    /// 1×; GNOME's Large Text makes it 1.25 or 1.5 times that), and whether GTK animates.
+    var textDPI: Int64 { Int64(gtkSetting("gtk-xft-dpi", type: reel_type_int()) { Int(g_value_get_int($0)) }) }
+    var animations: Bool { gtkSetting("gtk-enable-animations", type: reel_type_boolean()) { g_value_get_boolean($0) != 0 } }
+
+    private func gtkSetting<T>(_ name: String, type: GType, _ read: (UnsafePointer<GValue>) -> T) -> T {
+        var value = GValue()
+        g_value_init(&value, type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(gcast(gtk_settings_get_default()), name, &value)
+        return read(&value)
+    }
 
     /// Whether one of the control bar's menus is open.
     var controlMenuOpen: Bool {

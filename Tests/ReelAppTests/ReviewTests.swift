@@ -74,20 +74,20 @@ final class ReviewTests: XCTestCase {
             let size = "\(width)x\(height)"
             app.resize(width: width, height: height)
             app.revealControls()
-            checkControlBar(app, "\(language) \(size) playing")
+            Self.checkControlBar(app, "\(language) \(size) playing")
             shoot(app, "\(language)-\(size)-1-playing")
 
             // Paused, so that only the menu changes the picture while it opens.
             try app.player("Pause")
             eventually("paused") { app.status == "Paused" }
-            checkControlBar(app, "\(language) \(size) paused")
+            Self.checkControlBar(app, "\(language) \(size) paused")
             shoot(app, "\(language)-\(size)-2-paused")
             try openTracksMenu(app, "\(language)-\(size)-3-subtitle-menu")
 
             XCTAssertFalse(app.queueShown, "\(language) \(size): the queue stays closed when the window grows")
             app.activate("show-queue")
             eventually("\(language) \(size): the queue shown") { app.queueShown }
-            checkControlBar(app, "\(language) \(size) with the queue")
+            Self.checkControlBar(app, "\(language) \(size) with the queue")
             shoot(app, "\(language)-\(size)-4-queue")
             app.activate("show-queue")
             eventually("\(language) \(size): the queue closed") { !app.queueShown }
@@ -114,7 +114,7 @@ final class ReviewTests: XCTestCase {
         app.key("f")
         eventually("fullscreen") { app.isFullscreen && app.desktop.geometry(app.windowID) != frame && app.desktop.isSettled(app.windowID) }
         app.revealControls()
-        checkControlBar(app, "\(language) fullscreen")
+        Self.checkControlBar(app, "\(language) fullscreen")
         shoot(app, "\(language)-fullscreen")
         app.key("Escape")
         eventually("out of fullscreen") {
@@ -128,7 +128,7 @@ final class ReviewTests: XCTestCase {
             let size = "\(width)x\(height)"
             app.resize(width: width, height: height)
             app.revealControls()
-            checkControlBar(app, "\(language) \(size) error page")
+            Self.checkControlBar(app, "\(language) \(size) error page")
             let bounds = app.controlBounds
             if let bar = bounds["bar"], let title = bounds["error-title"], let description = bounds["error-description"] {
                 XCTAssertLessThanOrEqual(description.maxY, bar.y, "\(language) \(size): the explanation ends above the controls")
@@ -148,7 +148,7 @@ final class ReviewTests: XCTestCase {
 
     /// The bar fits the window: every shown control inside it, none over another, the slider
     /// usable and the times readable.
-    private func checkControlBar(_ app: ReelApp, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
+    static func checkControlBar(_ app: ReelApp, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
         var bounds: [String: WindowRect] = [:]
         app.revealControls()
         // Settled: the same in two reads in a row (but for the knob, which moves while playing).

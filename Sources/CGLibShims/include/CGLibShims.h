@@ -14,6 +14,8 @@ void reel_dispatch_drain_main_queue(void);
 static inline GType reel_type_string(void) { return G_TYPE_STRING; }
 static inline GType reel_type_object(void) { return G_TYPE_OBJECT; }
 static inline GType reel_type_uint(void) { return G_TYPE_UINT; }
+static inline GType reel_type_int(void) { return G_TYPE_INT; }
+static inline GType reel_type_boolean(void) { return G_TYPE_BOOLEAN; }
 static inline GType reel_type_pointer(void) { return G_TYPE_POINTER; }
 static inline GType reel_type_boxed(void) { return G_TYPE_BOXED; }
 static inline GType reel_type_enum(void) { return G_TYPE_ENUM; }
