@@ -5,10 +5,17 @@ import XCTest
 
 /// Reel for low vision, as the desktop asks for it: GNOME's Large Text (text at 1.5×), high
 /// contrast and no animations, set where GNOME sets them (GSettings; on X11 also XSETTINGS, from
-/// xsettingsd as from GNOME's own daemon). Each case is shot for review (`readability-*.png`),
-/// nothing is clipped at 960×600, and the bar's times stand out from it at WCAG AA (4.5:1) over
-/// the brightest video.
+/// xsettingsd as from GNOME's own daemon). Each case is shot for review (`readability/`: the
+/// window playing, with the queue, Preferences and an error page), nothing is clipped at 960×600,
+/// and the bar's times stand out from it at WCAG AA (4.5:1) over the brightest video.
 final class ReadabilityTests: XCTestCase {
+    /// Where the shots go: `readability/`, or `readability-gnome/` on GNOME Shell.
+    private static let folder = Desktop.current == .gnome ? "readability-gnome" : "readability"
+
+    override class func setUp() {
+        try? FileManager.default.createDirectory(at: Paths.artifacts.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+
     func testLargeTextHighContrastAndNoAnimation() throws {
         var normalTimeWidth: Int?
         for (name, interface, a11y) in [("normal", "", ""),
@@ -30,7 +37,7 @@ final class ReadabilityTests: XCTestCase {
             eventually("paused") { app.status == "Paused" }
             app.revealControls()
             let bounds = app.controlBounds
-            guard let shot = app.screenshot("readability-\(Desktop.current == .gnome ? "gnome-" : "")\(name)"),
+            guard let shot = app.screenshot("\(Self.folder)/\(name)"),
                   let elapsed = bounds["elapsed"], let total = bounds["total"] else {
                 return XCTFail("\(name): no screenshot, or no times: \(bounds.keys.sorted())")
             }
@@ -42,7 +49,20 @@ final class ReadabilityTests: XCTestCase {
             if name == "large-text", let normalWidth = normalTimeWidth {
                 XCTAssertGreaterThan(Double(elapsed.width), Double(normalWidth) * 1.3, "the time's text is larger")
             }
-            if name == "normal" { normalTimeWidth = elapsed.width }
+            if name == "normal" { normalTimeWidth = elapsed.width; continue }
+
+            // The other surfaces in this look: the queue beside the video, Preferences, an error.
+            app.activate("show-queue")
+            eventually("\(name): the queue shown") { app.queueShown }
+            ReviewTests.checkControlBar(app, "\(name) with the queue")
+            _ = app.screenshot("\(Self.folder)/\(name)-queue")
+            app.activate("show-queue")
+            eventually("\(name): the queue closed") { !app.queueShown }
+            _ = ReviewTests.shootDialog(app, action: "app.preferences", width: 960, height: 600, "\(name)-preferences", folder: Self.folder)
+            app.activate("open-uri", "'\(Paths.mediaURI("random.mp4"))'")
+            eventually("\(name): the error page") { app.messageShown.contains("random.mp4") }
+            ReviewTests.checkControlBar(app, "\(name) error page")
+            _ = app.screenshot("\(Self.folder)/\(name)-error")
         }
     }
 

@@ -27,7 +27,7 @@ final class ReviewTests: XCTestCase {
                             ("ru", "ru_RU.UTF-8"), ("ja", "ja_JP.UTF-8"), ("ko", "ko_KR.UTF-8"), ("zh_CN", "zh_CN.UTF-8"),
                             ("zh_TW", "zh_TW.UTF-8")]
     /// `review/`, or `review-gnome/` on GNOME Shell.
-    private static let name = Desktop.current == .gnome ? "review-gnome" : "review"
+    static let name = Desktop.current == .gnome ? "review-gnome" : "review"
     private static let folder = Paths.artifacts.appendingPathComponent(name)
 
     override class func setUp() {
@@ -99,7 +99,7 @@ final class ReviewTests: XCTestCase {
                 ? [("app.preferences", "preferences"), ("win.show-help-overlay", "shortcuts"), ("app.about", "about"),
                    ("app.open-location", "open-location")] : []
             for (index, (action, name)) in dialogs.enumerated() {
-                let shot = shootDialog(app, action: action, width: width, height: height,
+                let shot = Self.shootDialog(app, action: action, width: width, height: height,
                                        "\(language)-\(size)-\(index + 5)-\(name)")
                 if name == "preferences", let shot {
                     // libadwaita's row descriptions, not Reel's subtitles: no grey pill behind them.
@@ -206,7 +206,9 @@ final class ReviewTests: XCTestCase {
     }
 
     /// Opens a dialog by its action, at the window size where the dialog allows it.
-    private func shootDialog(_ app: ReelApp, action: String, width: Int, height: Int, _ name: String) -> Image? {
+    /// Opens a dialog by its action at a size, shoots it under `folder/name` once drawn, closes it.
+    static func shootDialog(_ app: ReelApp, action: String, width: Int, height: Int, _ name: String,
+                            folder: String = ReviewTests.name) -> Image? {
         app.activateQuietly(action)
         var dialog = ""
         eventually("\(name): the dialog open") {
@@ -230,7 +232,7 @@ final class ReviewTests: XCTestCase {
             guard let current, let previous else { return false }
             return current.difference(previous) < 0.001
         }
-        let shot = app.screenshot(of: dialog, "\(Self.name)/\(name)")
+        let shot = app.screenshot(of: dialog, "\(folder)/\(name)")
         XCTAssertNotNil(shot, name)
         app.closeDialogs()
         return shot
