@@ -49,6 +49,7 @@ final class DebugInterface: DBusObjectHandler {
       <property name="TextDPI" type="x" access="read"/>
       <property name="Animations" type="b" access="read"/>
       <property name="HighContrast" type="b" access="read"/>
+      <property name="EllipsizedLabels" type="as" access="read"/>
       <property name="QueueShown" type="b" access="read"/>
       <property name="ControlTooltips" type="a{sv}" access="read"/>
       <property name="QueueRowTitles" type="as" access="read"/>
@@ -148,6 +149,7 @@ final class DebugInterface: DBusObjectHandler {
         case "TextDPI": return .int64(window()?.textDPI ?? 0)
         case "Animations": return .bool(window()?.animations ?? false)
         case "HighContrast": return .bool(window()?.highContrast ?? false)
+        case "EllipsizedLabels": return .strings(window()?.ellipsizedLabels ?? [])
         case "QueueShown": return .bool(window()?.isQueueShown ?? false)
         case "ControlTooltips": return .dictionary((window()?.controlTooltips ?? []).map { ($0.0, .string($0.1)) })
         case "QueueRowTitles": return .strings(window()?.queueRowTitles ?? [])

@@ -172,6 +172,27 @@ extension DiagnosableWindow {
 
     /// What `pick` makes of `widget` and the widgets under it, depth first, in order; a widget
     /// picked is not looked into.
+    /// The text of every label on screen, in any of the app's windows, that Pango cut short with
+    /// an ellipsis.
+    var ellipsizedLabels: [String] {
+        var windows: [DiagnosedWidget] = []
+        let list = gtk_window_list_toplevels()
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { windows.append(data.assumingMemoryBound(to: GtkWidget.self)) }
+            node = current.pointee.next
+        }
+        g_list_free(list)
+        return windows.flatMap { window in
+            collect(under: window) { widget -> String? in
+                guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_label_get_type()) != 0,
+                      gtk_widget_get_mapped(widget) != 0,
+                      pango_layout_is_ellipsized(gtk_label_get_layout(gcast(widget))) != 0 else { return nil }
+                return String(cString: gtk_label_get_text(gcast(widget)))
+            }
+        }
+    }
+
     private func collect<T>(under widget: DiagnosedWidget, _ pick: (DiagnosedWidget) -> T?) -> [T] {
         if let picked = pick(widget) { return [picked] }
         var found: [T] = []

@@ -144,6 +144,16 @@ final class ReviewTests: XCTestCase {
 
     private func shoot(_ app: ReelApp, _ name: String, onScreen: Bool = false) {
         XCTAssertNotNil(app.screenshot("\(Self.name)/\(name)", onScreen: onScreen), name)
+        Self.checkNothingCutShort(app, name)
+    }
+
+    /// No label cut short with an ellipsis, but those made to be: the window's title and the
+    /// queue's rows (file names of any length). The error page's name is shortened by Reel, in
+    /// its middle, so never by Pango.
+    static func checkNothingCutShort(_ app: ReelApp, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
+        let meant = Set([app.windowTitle] + (app.debugProperty("QueueRowTitles")?.strings ?? []))
+        let cut = (app.debugProperty("EllipsizedLabels")?.strings ?? []).filter { !meant.contains($0) }
+        XCTAssertEqual(cut, [], "\(context): labels cut short", file: file, line: line)
     }
 
     /// The bar fits the window: every shown control inside it, none over another, the slider
@@ -234,6 +244,7 @@ final class ReviewTests: XCTestCase {
         }
         let shot = app.screenshot(of: dialog, "\(folder)/\(name)")
         XCTAssertNotNil(shot, name)
+        checkNothingCutShort(app, name)
         app.closeDialogs()
         return shot
     }
